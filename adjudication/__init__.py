@@ -1,0 +1,1 @@
+"""Adjudication: events from tracks, shots from events, and the referee's calls."""

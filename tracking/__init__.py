@@ -1,0 +1,1 @@
+"""Tracking: observations in table mm to tracks with identities (Kalman filters)."""
