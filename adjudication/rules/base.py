@@ -1,0 +1,236 @@
+"""Types shared by every rules engine: orders to the table, the match state, a judgement.
+
+Engines are pure: ``judge(state, shot, declaration)`` returns the calls, the next frozen
+``MatchState`` and the ``Order`` s the world must carry out (spot, restore, rerack...). Rules
+are small predicates returning ``(ok, reason)``; the engines turn failed ones into calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from adjudication.calls import Call, Outcome, event_summary
+from adjudication.declarations import Declaration
+from adjudication.events import Event
+from adjudication.games import Game
+from adjudication.shot import Layout, Shot
+
+Check = tuple[bool, str]
+"""A rule predicate's answer: ``(ok, reason)``; the reason says what was seen."""
+
+ORDER_KINDS = frozenset({"spot", "restore", "rerack", "penalty_pawn", "to_circle", "remove"})
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """What the referee orders the table to do after the shot; the world carries it out.
+
+    ``labels[i]`` goes to ``xy_mm[i]``. ``ids`` names the tracked objects where known
+    (restore, to_circle); it is empty for new placements (spotted balls, penalty pawns).
+    """
+
+    kind: str
+    labels: tuple[str, ...]
+    xy_mm: tuple[tuple[float, float], ...]
+    ids: tuple[int, ...] = ()
+    rule: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in ORDER_KINDS:
+            raise ValueError(f"unknown order kind {self.kind!r}; known: {sorted(ORDER_KINDS)}")
+        if len(self.labels) != len(self.xy_mm):
+            raise ValueError("an Order needs one position per label")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "labels": list(self.labels),
+            "xy_mm": [[round(x, 2), round(y, 2)] for x, y in self.xy_mm],
+            "ids": list(self.ids),
+            "rule": self.rule,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PoolInfo:
+    """Pool specifics. ``groups[p]`` is ``solids``/``stripes``/None (8-ball, None = open)."""
+
+    push_out_available: bool = False
+    groups: tuple[str | None, ...] = (None, None)
+    opening_break: bool = True  # 14.1: the next break must meet the opening-break rule
+    target: int = 0  # 14.1 target score
+    race_to: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class NovussInfo:
+    """Novuss specifics: table side and colour per player, set number, the first-shot side."""
+
+    sides: tuple[str, ...]
+    colours: tuple[str, ...]
+    set_no: int = 1
+    first_side: str = "a"
+    sets_per_match: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """The match after the last judged shot. ``scores`` are racks won (8/9/10-ball),
+    points (14.1) or sets won (Novuss). ``winner`` is set once the match is over."""
+
+    game: Game
+    players: tuple[str, ...]
+    turn: int = 0
+    shot: int = 0
+    scores: tuple[int, ...] = ()
+    fouls_in_a_row: tuple[int, ...] = ()
+    penalty_debt: tuple[int, ...] = ()
+    on_table: tuple[str, ...] = ()
+    ball_in_hand: str | None = None  # None | "anywhere" | "behind_head_string"
+    breaking: bool = True
+    breaker: int = 0
+    rack: int = 1
+    winner: int | None = None
+    pool: PoolInfo | None = None
+    novuss: NovussInfo | None = None
+
+    @property
+    def shooter(self) -> str:
+        return self.players[self.turn]
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def index(self, player: str) -> int:
+        return self.players.index(player)
+
+    def opponent(self, p: int | None = None) -> int:
+        """The next player in turn order (2 players: the opponent; doubles: clockwise)."""
+        return ((self.turn if p is None else p) + 1) % self.n
+
+    def with_(self, **changes: Any) -> MatchState:
+        return replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        by = self._by_player
+        out: dict[str, Any] = {
+            "v": 1,
+            "type": "state",
+            "game": self.game.value,
+            "shot": self.shot,
+            "turn": self.shooter,
+            "scores": by(self.scores),
+            "fouls_in_a_row": by(self.fouls_in_a_row),
+            "penalty_debt": by(self.penalty_debt),
+            "on_table": sorted(self.on_table),
+            "ball_in_hand": self.ball_in_hand,
+            "breaking": self.breaking,
+            "rack": self.rack,
+            "winner": None if self.winner is None else self.players[self.winner],
+        }
+        if self.pool is not None:
+            if self.game is Game.EIGHT_BALL:
+                out["groups"] = by(self.pool.groups)
+            if self.game in (Game.NINE_BALL, Game.TEN_BALL):
+                out["push_out_available"] = self.pool.push_out_available
+            if self.game is Game.STRAIGHT_POOL:
+                out["target"] = self.pool.target
+                out["opening_break"] = self.pool.opening_break
+            else:
+                out["race_to"] = self.pool.race_to
+        if self.novuss is not None:
+            nv = self.novuss
+            out["set"] = nv.set_no
+            out["sets_won"] = by(self.scores)
+            out["colours"] = by(nv.colours)
+            out["sides"] = by(nv.sides)
+            out["pawns"] = {c: self.on_table.count(f"{c}_pawn") for c in ("red", "black")}
+        return out
+
+    def _by_player(self, values: Sequence[Any]) -> dict[str, Any]:
+        return {p: v for p, v in zip(self.players, values, strict=False)}
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    calls: tuple[Call, ...]
+    state: MatchState
+    orders: tuple[Order, ...] = ()
+
+
+class RulesEngine(Protocol):
+    game: Game
+
+    def start(self, players: Sequence[str], *, first: int = 0) -> MatchState: ...
+
+    def judge(
+        self, state: MatchState, shot: Shot, declaration: Declaration | None = None
+    ) -> Judgement: ...
+
+    def legal_targets(self, state: MatchState, layout: Layout) -> frozenset[str]: ...
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+@dataclass(slots=True)
+class CallBook:
+    """Collects a shot's calls in order (a local, per-judge scratch pad)."""
+
+    shot: Shot
+    player: str
+    calls: list[Call] = field(default_factory=list)
+
+    def add(
+        self,
+        rule: str,
+        outcome: Outcome,
+        text: str,
+        *,
+        assumed: bool = False,
+        t_s: float | None = None,
+        player: str | None = None,
+        **evidence: Any,
+    ) -> Call:
+        c = Call(
+            shot=self.shot.number,
+            t_s=self.shot.t_end_s if t_s is None else t_s,
+            player=self.player if player is None else player,
+            rule=rule,
+            outcome=outcome,
+            text=text,
+            assumed=assumed,
+            evidence=evidence,
+        )
+        self.calls.append(c)
+        return c
+
+    def has(self, *outcomes: Outcome) -> bool:
+        return any(c.outcome in outcomes for c in self.calls)
+
+
+def ev(e: Event | None) -> dict[str, Any] | None:
+    return None if e is None else event_summary(e)
+
+
+def bump(values: tuple[int, ...], i: int, by: int = 1) -> tuple[int, ...]:
+    out = list(values)
+    out[i] += by
+    return tuple(out)
+
+
+def put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    out = list(values)
+    out[i] = value
+    return tuple(out)
+
+
+def declared(declaration: Declaration | None) -> Declaration:
+    return declaration if declaration is not None else Declaration()
+
+
+def evidence_map(**kw: Any) -> Mapping[str, Any]:
+    return kw

@@ -1,0 +1,496 @@
+"""What every pool game shares (RULES §2): shot facts, the cross-game fouls P1–P12,
+spotting (WPA 1.4), rack positions (§2.2) and the rack/match bookkeeping.
+
+The fouls are small predicates over ``PoolFacts`` returning ``(ok, reason)``; the game
+engines choose which apply (14.1 has no 6.2, a push-out drops 6.2 and 6.3).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from adjudication.calls import Outcome
+from adjudication.declarations import Declaration
+from adjudication.events import Event, EventKind
+from adjudication.games import Game
+from adjudication.rules.base import CallBook, Check, MatchState, Order, PoolInfo, bump, ev
+from adjudication.settings import RuleSettings
+from adjudication.shot import Layout, Shot
+from calibration.tables import BALL_DIAMETER_MM, TableSpec
+
+CUE = "cue_ball"
+D = BALL_DIAMETER_MM
+R = D / 2
+FOOT_SIDE_CUSHIONS = frozenset({"foot", "left_foot", "right_foot"})
+
+
+def ball_number(label: str) -> int:
+    """15 for ``ball_15``; 0 for the cue ball or anything else."""
+    if label.startswith("ball_"):
+        try:
+            return int(label[5:])
+        except ValueError:
+            return 0
+    return 0
+
+
+def object_balls(labels: Iterable[str]) -> tuple[str, ...]:
+    """Object-ball labels in number order (no cue ball, no unknowns)."""
+    return tuple(sorted({lab for lab in labels if ball_number(lab) > 0}, key=ball_number))
+
+
+def ball(n: int) -> str:
+    return f"ball_{n}"
+
+
+# -------------------------------------------------------------------------------- facts
+
+
+@dataclass(frozen=True, slots=True)
+class PoolFacts:
+    """What the camera saw on one pool shot, reduced to what the rules ask about."""
+
+    first_contact: Event | None
+    first_labels: tuple[str, ...]  # object balls the cue ball met first (simultaneous incl.)
+    pocketed: tuple[str, ...]  # object balls, in time order
+    pockets: dict[str, str]  # label -> pocket name
+    scratch: Event | None
+    cue_off: Event | None
+    off_table: tuple[str, ...]  # object balls
+    rail_after_contact: Event | None
+    rails_count: int  # distinct object balls driven to a rail on the whole shot (8.4)
+    cue_rail_after_contact: bool
+    cue_xy_start: tuple[float, float] | None
+    crossed_head_string_first: bool
+    moving_at_start: tuple[str, ...]
+    moved_between: tuple[Event, ...]
+    on_table_start: tuple[str, ...]  # object balls at shot start
+    head_string_x: float
+    pocket_events: tuple[Event, ...] = field(default=())
+
+
+def _first_contacts(shot: Shot, window_s: float) -> tuple[Event | None, tuple[str, ...]]:
+    contacts = shot.contacts_of(CUE)
+    if not contacts:
+        return None, ()
+    first = contacts[0]
+    labels: list[str] = []
+    for c in contacts:
+        if c.t_s - first.t_s > window_s:
+            break
+        other = [lab for lab in c.labels if lab != CUE]
+        labels += [lab for lab in other[:1] if lab not in labels]
+    return first, tuple(labels)
+
+
+def shot_facts(
+    shot: Shot,
+    spec: TableSpec,
+    state: MatchState,
+    declaration: Declaration,
+    settings: RuleSettings,
+) -> PoolFacts:
+    first, first_labels = _first_contacts(shot, settings.simultaneous_s)
+    pockets = shot.pocketed()
+    pocketed = tuple(e.labels[0] for e in pockets if e.labels and e.labels[0] != CUE)
+    scratch = next((e for e in pockets if e.labels[:1] == (CUE,)), None)
+    offs = shot.sorted_events(EventKind.OFF_TABLE)
+    cue_off = next((e for e in offs if e.labels[:1] == (CUE,)), None)
+    hs_x = float(spec.line("head_string").a_xy_mm[0])
+
+    t1 = first.t_s if first is not None else math.inf
+    frozen = set(declaration.frozen)
+    rail_event = None
+    cue_rail = False
+    for e in shot.sorted_events(EventKind.CUSHION, EventKind.POCKET, EventKind.OFF_TABLE):
+        if e.t_s < t1 or not e.objects:
+            continue
+        if e.kind is EventKind.CUSHION and _frozen_touch(e, shot.before, frozen):
+            continue
+        if rail_event is None:
+            rail_event = e
+        if e.labels[0] == CUE:
+            cue_rail = True
+    rails = {
+        e.objects[0].id if e.objects[0].id >= 0 else e.labels[0]
+        for e in shot.sorted_events(EventKind.CUSHION, EventKind.POCKET, EventKind.OFF_TABLE)
+        if e.objects
+        and e.labels[0] != CUE
+        and not (e.kind is EventKind.CUSHION and _frozen_touch(e, shot.before, frozen))
+    }
+    cue_xy = shot.before.by_label(CUE)
+    crossed = _crossed_head_string(shot, t1, hs_x)
+    moved = tuple(
+        e
+        for e in shot.between
+        if e.kind is EventKind.MOVED
+        and e.labels
+        and not (e.labels[0] == CUE and state.ball_in_hand is not None)
+    )
+    return PoolFacts(
+        first_contact=first,
+        first_labels=first_labels,
+        pocketed=pocketed,
+        pockets={e.labels[0]: e.pocket or "" for e in pockets if e.labels},
+        scratch=scratch,
+        cue_off=cue_off,
+        off_table=tuple(e.labels[0] for e in offs if e.labels and e.labels[0] != CUE),
+        rail_after_contact=rail_event,
+        rails_count=len(rails),
+        cue_rail_after_contact=cue_rail,
+        cue_xy_start=None if cue_xy is None else (float(cue_xy[0]), float(cue_xy[1])),
+        crossed_head_string_first=crossed,
+        moving_at_start=shot.still_moving_at_start(),
+        moved_between=moved,
+        on_table_start=object_balls(shot.before.labels) or object_balls(state.on_table),
+        head_string_x=hs_x,
+        pocket_events=tuple(pockets),
+    )
+
+
+def _frozen_touch(e: Event, before: Layout, frozen: set[str]) -> bool:
+    """A declared-frozen ball touching its rail without having left it (WPA 8.4)."""
+    if not e.labels or e.labels[0] not in frozen:
+        return False
+    xy = before.by_label(e.labels[0])
+    return xy is not None and math.dist(tuple(xy), e.xy_mm) < R / 2
+
+
+def _crossed_head_string(shot: Shot, t1: float, hs_x: float) -> bool:
+    for e in shot.sorted_events(EventKind.LINE_CROSS, EventKind.CUSHION):
+        if e.t_s >= t1 or e.labels[:1] != (CUE,):
+            continue
+        if e.kind is EventKind.LINE_CROSS and e.line == "head_string":
+            return True
+        if e.kind is EventKind.CUSHION and (e.cushion in FOOT_SIDE_CUSHIONS or e.xy_mm[0] >= hs_x):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------------ predicates (P#)
+
+
+def p1_no_scratch(f: PoolFacts) -> Check:
+    return f.scratch is None, "the cue ball was pocketed"
+
+
+def p2_cue_on_table(f: PoolFacts) -> Check:
+    return f.cue_off is None, "the cue ball left the table"
+
+
+def p3_right_ball_first(f: PoolFacts, targets: frozenset[str]) -> Check:
+    if f.first_contact is None:
+        return True, ""
+    wrong = [lab for lab in f.first_labels if lab not in targets]
+    return not wrong, f"the cue ball hit {', '.join(map(_say, wrong))} first"
+
+
+def p4_contact(f: PoolFacts) -> Check:
+    return f.first_contact is not None, "the cue ball touched no object ball"
+
+
+def p5_rail_after_contact(f: PoolFacts) -> Check:
+    if f.first_contact is None:
+        return True, ""
+    ok = bool(f.pocketed) or f.rail_after_contact is not None
+    return ok, "no ball was pocketed or driven to a rail after the contact"
+
+
+def p6_nothing_off(f: PoolFacts) -> Check:
+    return not f.off_table, f"{', '.join(map(_say, f.off_table))} left the table"
+
+
+def p7_break_rails(f: PoolFacts, need: int = 4) -> Check:
+    ok = bool(f.pocketed) or f.rails_count >= need
+    return ok, f"nothing was pocketed and only {f.rails_count} object balls reached a rail"
+
+
+def p9_behind_head_string(f: PoolFacts, state: MatchState) -> Check:
+    if state.ball_in_hand != "behind_head_string" or f.cue_xy_start is None:
+        return True, ""
+    return f.cue_xy_start[0] < f.head_string_x, "the cue ball was not behind the head string"
+
+
+def p10_crossed_string(f: PoolFacts, state: MatchState, before: Layout) -> Check:
+    if state.ball_in_hand != "behind_head_string" or f.first_contact is None:
+        return True, ""
+    xy = before.by_label(f.first_labels[0]) if f.first_labels else None
+    if xy is None or xy[0] >= f.head_string_x or f.crossed_head_string_first:
+        return True, ""
+    return False, f"the cue ball hit {_say(f.first_labels[0])} behind the head string first"
+
+
+def p11_nothing_moving(f: PoolFacts) -> Check:
+    return not f.moving_at_start, f"{', '.join(map(_say, f.moving_at_start))} still moving"
+
+
+def p12_nothing_touched(f: PoolFacts) -> Check:
+    labels = [e.labels[0] for e in f.moved_between]
+    return not labels, f"{', '.join(map(_say, labels))} moved without a shot"
+
+
+def _say(label: str) -> str:
+    n = ball_number(label)
+    return f"the {n}" if n else label.replace("_", " ")
+
+
+say = _say
+
+
+# ---------------------------------------------------------------------------- fouls
+
+
+@dataclass(frozen=True, slots=True)
+class Foul:
+    rule: str
+    reason: str
+    evidence: dict[str, Any]
+    kind: str  # "scratch", "wrong_ball", ... for consequences (BIH-HS after scratch in 14.1)
+
+
+def standard_fouls(
+    f: PoolFacts,
+    state: MatchState,
+    shot: Shot,
+    *,
+    targets: frozenset[str] | None,
+    rail_rule: bool = True,
+    object_off_is_foul: bool = True,
+) -> list[Foul]:
+    """The cross-game fouls (RULES §2.5) that this shot committed, in WPA order."""
+    out: list[Foul] = []
+    fc = ev(f.first_contact)
+
+    def check(result: Check, rule: str, kind: str, **evidence: Any) -> None:
+        ok, reason = result
+        if not ok:
+            out.append(Foul(rule, reason, evidence, kind))
+
+    check(p1_no_scratch(f), "WPA 6.1", "scratch", pocket=ev(f.scratch))
+    check(p2_cue_on_table(f), "WPA 6.1", "cue_off", off_table=ev(f.cue_off))
+    if targets is not None:
+        check(
+            p3_right_ball_first(f, targets),
+            "WPA 6.2",
+            "wrong_ball",
+            first_contact=fc,
+            first_labels=list(f.first_labels),
+            legal_targets=sorted(targets, key=ball_number),
+        )
+    check(p4_contact(f), "WPA 6.3", "no_contact", cue_ball_xy_mm=f.cue_xy_start)
+    if rail_rule:
+        check(p5_rail_after_contact(f), "WPA 6.3", "no_rail", first_contact=fc)
+    if object_off_is_foul:
+        check(p6_nothing_off(f), "WPA 6.5", "object_off", off_table=list(f.off_table))
+    check(p11_nothing_moving(f), "WPA 6.9", "moving", moving=list(f.moving_at_start))
+    check(
+        p12_nothing_touched(f),
+        "WPA 6.6",
+        "touched",
+        moved=[ev(e) for e in f.moved_between],
+    )
+    hs = f.head_string_x
+    cue_x = None if f.cue_xy_start is None else f.cue_xy_start[0]
+    check(
+        p9_behind_head_string(f, state),
+        "WPA 6.10",
+        "bih_position",
+        cue_ball_x_mm=cue_x,
+        head_string_x_mm=hs,
+        past_string_mm=None if cue_x is None else cue_x - hs,
+    )
+    check(
+        p10_crossed_string(f, state, shot.before),
+        "WPA 6.11",
+        "behind_string_first",
+        first_contact=fc,
+        head_string_x_mm=hs,
+    )
+    return out
+
+
+def add_foul_calls(book: CallBook, fouls: Sequence[Foul], outcome: Outcome = Outcome.FOUL) -> None:
+    for foul in fouls:
+        book.add(foul.rule, outcome, f"Foul: {foul.reason}.", **foul.evidence)
+
+
+# ------------------------------------------------------------------------------ spotting
+
+
+def spot_positions(
+    spec: TableSpec, occupied_xy: np.ndarray, labels: Sequence[str], cue_xy: Any = None
+) -> tuple[tuple[float, float], ...]:
+    """WPA 1.4: on the long string as near the foot spot as possible, toward the foot rail,
+    frozen to a blocking ball (a small gap to the cue ball); else in front of the spot.
+    Several balls go in ascending number, the lowest nearest the spot (W9, §8.12)."""
+    x0 = float(spec.spots["foot_spot"][0])
+    x_max = spec.half_wh_mm[0] - R
+    occ = [tuple(map(float, p)) for p in np.asarray(occupied_xy, dtype=float).reshape(-1, 2)]
+    cue = None if cue_xy is None else (float(cue_xy[0]), float(cue_xy[1]))
+    out: list[tuple[float, float]] = []
+    for _ in sorted(labels, key=ball_number):
+        xy = _one_spot(x0, x_max, occ, cue)
+        out.append(xy)
+        occ.append(xy)
+    return tuple(out)
+
+
+def _one_spot(
+    x0: float, x_max: float, occ: list[tuple[float, float]], cue: tuple[float, float] | None
+) -> tuple[float, float]:
+    def need(p: tuple[float, float]) -> float:
+        return D + (1.0 if cue is not None and p == cue else 0.0)
+
+    blockers = list(occ) + ([cue] if cue is not None and cue not in occ else [])
+
+    def free(x: float) -> bool:
+        return all(math.dist((x, 0.0), p) >= need(p) - 1e-6 for p in blockers)
+
+    behind = [x0]
+    front = []
+    for p in blockers:
+        if abs(p[1]) < need(p):
+            dx = math.sqrt(need(p) ** 2 - p[1] ** 2)
+            behind.append(p[0] + dx)
+            front.append(p[0] - dx)
+    for x in sorted(x for x in behind if x0 <= x <= x_max):
+        if free(x):
+            return (x, 0.0)
+    for x in sorted((x for x in front if x <= x0), reverse=True):
+        if free(x):
+            return (x, 0.0)
+    return (x0, 0.0)
+
+
+# -------------------------------------------------------------------------------- racks
+
+
+def rack_positions(spec: TableSpec, rows: Sequence[int]) -> list[list[tuple[float, float]]]:
+    """Ideal frozen-ball rack: row k centred on the long string, apex on the foot spot."""
+    x0 = float(spec.spots["foot_spot"][0])
+    h = D * math.sqrt(3) / 2
+    out = []
+    for k, count in enumerate(rows):
+        out.append([(x0 + k * h, (j - (count - 1) / 2) * D) for j in range(count)])
+    return out
+
+
+def rack_order(game: Game, spec: TableSpec) -> Order:
+    """The full rack for a new rack of ``game`` (RULES §2.2 fixed balls, the rest in order)."""
+    if game is Game.NINE_BALL:
+        rows, fixed, n = (1, 2, 3, 2, 1), {(0, 0): 1, (2, 1): 9}, 9
+    elif game is Game.TEN_BALL:
+        rows, fixed, n = (1, 2, 3, 4), {(0, 0): 1, (2, 1): 10}, 10
+    elif game is Game.EIGHT_BALL:
+        rows, fixed, n = (1, 2, 3, 4, 5), {(0, 0): 1, (2, 1): 8, (4, 0): 9, (4, 4): 2}, 15
+    else:
+        rows, fixed, n = (1, 2, 3, 4, 5), {(4, 0): 1, (4, 4): 5}, 15
+    pos = rack_positions(spec, rows)
+    rest = iter(k for k in range(1, n + 1) if k not in fixed.values())
+    labels, xy = [], []
+    for k, row in enumerate(pos):
+        for j, p in enumerate(row):
+            labels.append(ball(fixed.get((k, j)) or next(rest)))
+            xy.append(p)
+    return Order("rerack", tuple(labels), tuple(xy), rule=_RACK_RULE[game])
+
+
+_RACK_RULE = {
+    Game.NINE_BALL: "WPA 2.2",
+    Game.TEN_BALL: "WPA 9.2",
+    Game.EIGHT_BALL: "WPA 3.2",
+    Game.STRAIGHT_POOL: "WPA 4.2",
+}
+
+
+# ------------------------------------------------------------------------ state helpers
+
+
+def start_pool(
+    game: Game, players: Sequence[str], first: int, spec: TableSpec, info: PoolInfo
+) -> MatchState:
+    if len(players) != 2:
+        raise ValueError(f"{game.value} is played by 2 players, got {len(players)}")
+    if first not in (0, 1):
+        raise ValueError(f"first must be 0 or 1, got {first}")
+    rack = rack_order(game, spec)
+    return MatchState(
+        game=game,
+        players=tuple(players),
+        turn=first,
+        scores=(0, 0),
+        fouls_in_a_row=(0, 0),
+        penalty_debt=(0, 0),
+        on_table=object_balls(rack.labels),
+        ball_in_hand="behind_head_string",
+        breaking=True,
+        breaker=first,
+        rack=1,
+        pool=info,
+    )
+
+
+def rack_won(
+    state: MatchState,
+    winner: int,
+    book: CallBook,
+    spec: TableSpec,
+    settings: RuleSettings,
+    rule: str,
+    text: str,
+    **evidence: Any,
+) -> tuple[MatchState, list[Order]]:
+    """Score a rack for ``winner``; the match when the race is won, else a new rack."""
+    name = state.players[winner]
+    book.add(rule, Outcome.RACK_WIN, text, player=name, **evidence)
+    scores = bump(state.scores, winner)
+    if scores[winner] >= settings.race_to:
+        book.add(
+            "Reg. 15",
+            Outcome.MATCH_WIN,
+            f"{name} wins the match {scores[winner]}-{scores[1 - winner]}.",
+            player=name,
+            race_to=settings.race_to,
+            scores=list(scores),
+        )
+        return state.with_(scores=scores, winner=winner, turn=winner), []
+    breaker = winner if settings.winner_breaks else 1 - state.breaker
+    rack = rack_order(state.game, spec)
+    assert state.pool is not None
+    info = PoolInfo(race_to=state.pool.race_to, groups=(None, None))
+    nxt = state.with_(
+        scores=scores,
+        turn=breaker,
+        breaker=breaker,
+        breaking=True,
+        ball_in_hand="behind_head_string",
+        on_table=object_balls(rack.labels),
+        fouls_in_a_row=(0, 0),
+        rack=state.rack + 1,
+        pool=info,
+    )
+    return nxt, [rack]
+
+
+def remaining(shot: Shot) -> tuple[str, ...]:
+    return object_balls(shot.after.labels)
+
+
+def occupied(shot: Shot, exclude: Iterable[str] = ()) -> np.ndarray:
+    skip = set(exclude)
+    keep = np.array([lab not in skip for lab in shot.after.labels], dtype=bool)
+    return shot.after.xy_mm[keep] if len(shot.after) else np.zeros((0, 2))
+
+
+def spot_order(spec: TableSpec, shot: Shot, labels: Sequence[str], rule: str) -> Order | None:
+    if not labels:
+        return None
+    labels = sorted(labels, key=ball_number)
+    cue = shot.after.by_label(CUE)
+    xy = spot_positions(spec, occupied(shot, exclude=(CUE,)), labels, cue_xy=cue)
+    return Order("spot", tuple(labels), xy, rule=rule)

@@ -1,0 +1,380 @@
+"""14.1 straight pool (WPA 4.x + EST, RULES §6): a point per ball on a called shot, −1 for
+a foul, −2 for a breaking foul, −15 more on the third foul in a row, illegally pocketed
+balls spotted, the 14-ball re-rack and the target score."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from adjudication.calls import Outcome
+from adjudication.declarations import Declaration
+from adjudication.games import Game
+from adjudication.rules.base import (
+    CallBook,
+    Judgement,
+    MatchState,
+    Order,
+    PoolInfo,
+    bump,
+    declared,
+    ev,
+    put,
+)
+from adjudication.rules.pool_common import (
+    CUE,
+    D,
+    PoolFacts,
+    R,
+    add_foul_calls,
+    object_balls,
+    rack_order,
+    remaining,
+    say,
+    shot_facts,
+    spot_order,
+    standard_fouls,
+    start_pool,
+)
+from adjudication.rules.ten_ball import called_made, called_shot
+from adjudication.settings import RuleSettings
+from adjudication.shot import Layout, Shot
+from calibration.tables import TableSpec
+
+
+def opening_break_ok(f: PoolFacts, called_ok: bool) -> tuple[bool, str]:
+    """WPA 4.3 / EST §6: a called ball pocketed, or the cue ball hits an object ball and
+    then the cue ball and at least 2 object balls reach a rail (pocketed/off count, 8.4)."""
+    if called_ok:
+        return True, ""
+    if f.first_contact is None:
+        return False, "the cue ball hit no object ball"
+    t1 = f.first_contact.t_s
+    n = f.rails_count
+    if n >= 2 and f.cue_rail_after_contact:
+        return True, ""
+    return False, (
+        f"no called ball was pocketed and only {n} object balls"
+        + ("" if f.cue_rail_after_contact else " (and not the cue ball)")
+        + f" reached a rail after {t1:.3f} s"
+    )
+
+
+def in_rack_area(spec: TableSpec, xy: np.ndarray | Sequence[float] | None) -> bool:
+    """WPA 4.8 'interferes': the ball is inside the rack outline or overlaps it (⚙)."""
+    if xy is None:
+        return False
+    p = np.asarray(xy, dtype=float).reshape(1, 2)
+    names = ("rack_left", "rack_right", "rack_base")
+    lines = [spec.line(n) for n in names]
+    if min(float(line.distance_mm(p)[0]) for line in lines) < R:
+        return True
+    apex = np.asarray(lines[0].a_xy_mm)
+    base_x = lines[2].a_xy_mm[0]
+    half = abs(lines[2].a_xy_mm[1])
+    x, y = float(p[0, 0]), float(p[0, 1])
+    if not apex[0] <= x <= base_x:
+        return False
+    return abs(y) <= half * (x - apex[0]) / (base_x - apex[0])
+
+
+@dataclass(slots=True)
+class StraightPoolEngine:
+    spec: TableSpec
+    settings: RuleSettings = field(default_factory=RuleSettings)
+    game: Game = Game.STRAIGHT_POOL
+
+    def reset(self) -> None:
+        return None
+
+    def start(self, players: Sequence[str], *, first: int = 0) -> MatchState:
+        info = PoolInfo(opening_break=True, target=self.settings.straight_pool_target)
+        return start_pool(self.game, players, first, self.spec, info)
+
+    def legal_targets(self, state: MatchState, layout: Layout) -> frozenset[str]:
+        return frozenset(object_balls(layout.labels) or object_balls(state.on_table))
+
+    def judge(
+        self, state: MatchState, shot: Shot, declaration: Declaration | None = None
+    ) -> Judgement:
+        if state.winner is not None:
+            raise ValueError("the match is over; start a new one")
+        d = declared(declaration)
+        assert state.pool is not None
+        book = CallBook(shot, state.shooter)
+        f = shot_facts(shot, self.spec, state, d, self.settings)
+        me, opp = state.turn, 1 - state.turn
+        opening = state.breaking and state.pool.opening_break
+        fouls = standard_fouls(f, state, shot, targets=None)
+        ball, pocket, assumed = called_shot(f, d)
+        called_ok, miss_reason = called_made(f, ball, pocket)
+        if d.safety:
+            called_ok = False
+        orders: list[Order] = []
+        gone = [*f.pocketed, *f.off_table]
+
+        if opening:
+            ok, reason = opening_break_ok(f, called_ok and not fouls)
+            if not ok:
+                return self._breaking_foul(state, shot, f, d, book, reason, fouls)
+
+        if fouls:
+            add_foul_calls(book, fouls)
+            scratch = any(x.kind in ("scratch", "cue_off") for x in fouls)
+            scores = bump(state.scores, me, -1)
+            row = bump(state.fouls_in_a_row, me)
+            book.add(
+                "WPA 4.9",
+                Outcome.POINT,
+                f"{state.shooter} loses a point.",
+                points=-1,
+                score=scores[me],
+            )
+            o = spot_order(self.spec, shot, object_balls(gone), "WPA 4.6")
+            if o:
+                orders.append(o)
+                book.add(
+                    "WPA 4.6",
+                    Outcome.SPOT,
+                    "Balls spotted: " + ", ".join(map(say, o.labels)) + ".",
+                    labels=list(o.labels),
+                )
+            on_table = object_balls((*remaining(shot), *gone))
+            if row[me] >= 3:
+                scores = bump(scores, me, -15)
+                book.add(
+                    "WPA 4.11",
+                    Outcome.SERIOUS_FOUL,
+                    f"Third foul in a row by {state.shooter}: 15 more points off, re-rack, "
+                    f"{state.shooter} breaks.",
+                    points=-15,
+                    score=scores[me],
+                    fouls_in_a_row=row[me],
+                )
+                rack = rack_order(self.game, self.spec)
+                nxt = state.with_(
+                    shot=shot.number,
+                    scores=scores,
+                    fouls_in_a_row=put(row, me, 0),
+                    turn=me,
+                    breaker=me,
+                    breaking=True,
+                    ball_in_hand="behind_head_string",
+                    on_table=object_balls(rack.labels),
+                    rack=state.rack + 1,
+                    pool=replace(state.pool, opening_break=True),
+                )
+                return Judgement(tuple(book.calls), nxt, (rack,))
+            bih = "behind_head_string" if scratch else None
+            book.add(
+                "EST §10" if scratch else "WPA 4.9",
+                Outcome.BALL_IN_HAND if scratch else Outcome.LOSS_OF_TURN,
+                f"{state.players[opp]} has ball in hand behind the head string."
+                if scratch
+                else f"{state.players[opp]} plays the cue ball where it lies.",
+                player=state.players[opp],
+            )
+            nxt = state.with_(
+                shot=shot.number,
+                scores=scores,
+                fouls_in_a_row=row,
+                turn=opp,
+                ball_in_hand=bih,
+                breaking=False,
+                on_table=on_table,
+                pool=replace(state.pool, opening_break=False),
+            )
+            return Judgement(tuple(book.calls), nxt, tuple(orders))
+
+        # Legal shot: the foul counter clears (6.14, EST §12).
+        row = put(state.fouls_in_a_row, me, 0)
+        scores = state.scores
+        common = dict(
+            first_contact=ev(f.first_contact),
+            pocketed=list(f.pocketed),
+            pockets=dict(f.pockets),
+            called_ball=ball,
+            called_pocket=pocket,
+        )
+        book.add(
+            "WPA 4.3" if opening else "WPA 8.2",
+            Outcome.LEGAL,
+            "Legal break." if opening else ("Legal safety." if d.safety else "Legal shot."),
+            assumed=assumed and bool(f.pocketed) and not d.safety,
+            rails_count=f.rails_count,
+            **common,
+        )
+        spot: list[str] = []
+        if called_ok:
+            pts = len(f.pocketed)
+            scores = bump(scores, me, pts)
+            book.add(
+                "WPA 4.7",
+                Outcome.POINT,
+                f"{say(ball or '').capitalize()} in the {pocket}: {pts} point"
+                + ("s" if pts != 1 else "")
+                + f" to {state.shooter}, who continues.",
+                assumed=assumed,
+                points=pts,
+                score=scores[me],
+            )
+            turn = me
+        else:
+            spot = list(f.pocketed)
+            if d.safety:
+                text = f"Safety; {state.players[opp]} to shoot."
+            elif f.pocketed:
+                text = f"Inning ends: {miss_reason}; balls are spotted."
+            else:
+                text = f"Nothing pocketed; {state.players[opp]} to shoot."
+            book.add("EST §7.4" if d.safety else "WPA 4.4", Outcome.LOSS_OF_TURN, text, **common)
+            turn = opp
+        spot += list(f.off_table)
+        o = spot_order(self.spec, shot, object_balls(spot), "WPA 4.6")
+        if o:
+            orders.append(o)
+            book.add(
+                "WPA 4.6",
+                Outcome.SPOT,
+                "Balls spotted: " + ", ".join(map(say, o.labels)) + ".",
+                labels=list(o.labels),
+            )
+        on_table = object_balls((*remaining(shot), *spot))
+        bih = None
+        if called_ok and len(on_table) <= 1:
+            more, on_table, bih = self._rerack(shot, on_table, book)
+            orders += more
+        nxt = state.with_(
+            shot=shot.number,
+            scores=scores,
+            fouls_in_a_row=row,
+            turn=turn,
+            ball_in_hand=bih,
+            breaking=False,
+            on_table=on_table,
+            pool=replace(state.pool, opening_break=False),
+        )
+        if scores[me] >= self.settings.straight_pool_target:
+            book.add(
+                "WPA 4.4",
+                Outcome.MATCH_WIN,
+                f"{state.shooter} reaches {scores[me]} and wins the match.",
+                score=scores[me],
+                target=self.settings.straight_pool_target,
+            )
+            nxt = nxt.with_(winner=me, turn=me)
+        return Judgement(tuple(book.calls), nxt, tuple(orders))
+
+    def _rerack(
+        self, shot: Shot, on_table: tuple[str, ...], book: CallBook
+    ) -> tuple[list[Order], tuple[str, ...], str | None]:
+        """WPA 4.4/4.8: 14 balls racked with the apex empty; all 15 when none is left.
+        Simplified 4.8: a 15th ball in the rack area goes to the head spot, a cue ball in
+        the rack area gives ball in hand behind the head string."""
+        full = rack_order(self.game, self.spec)
+        orders: list[Order] = []
+        bih = None
+        if not on_table:
+            book.add("WPA 4.8", Outcome.REPLAY, "All 15 balls are re-racked.", on_table=[])
+            orders.append(replace(full, rule="WPA 4.8"))
+            return orders, object_balls(full.labels), None
+        last = on_table[0]
+        apex = (float(self.spec.spots["foot_spot"][0]), 0.0)
+        slots = [p for p in full.xy_mm if math.dist(p, apex) > 1e-6]
+        labels = [lab for lab in object_balls(full.labels) if lab != last]
+        orders.append(Order("rerack", tuple(labels), tuple(slots), rule="WPA 4.4"))
+        book.add(
+            "WPA 4.4",
+            Outcome.REPLAY,
+            f"One ball left: the other 14 are re-racked with the apex empty; {say(last)} stays.",
+            last_ball=last,
+        )
+        cue = shot.after.by_label(CUE)
+        last_xy = shot.after.by_label(last)
+        if in_rack_area(self.spec, last_xy):
+            head = self.spec.spots["head_spot"]
+            if cue is not None and math.dist(tuple(cue), head) < D:
+                head = self.spec.spots["centre_spot"]
+            orders.append(Order("spot", (last,), (tuple(map(float, head)),), rule="WPA 4.8"))
+            book.add(
+                "WPA 4.8",
+                Outcome.SPOT,
+                f"{say(last).capitalize()} is in the rack area and goes to the head spot.",
+            )
+        if in_rack_area(self.spec, cue):
+            bih = "behind_head_string"
+            book.add(
+                "WPA 4.8",
+                Outcome.BALL_IN_HAND,
+                "The cue ball is in the rack area: ball in hand behind the head string.",
+            )
+        return orders, object_balls((*labels, last)), bih
+
+    def _breaking_foul(
+        self,
+        state: MatchState,
+        shot: Shot,
+        f: PoolFacts,
+        d: Declaration,
+        book: CallBook,
+        reason: str,
+        fouls: list,
+    ) -> Judgement:
+        me, opp = state.turn, 1 - state.turn
+        assert state.pool is not None
+        scores = bump(state.scores, me, -2)
+        book.add(
+            "WPA 4.3",
+            Outcome.FOUL,
+            f"Breaking foul: {reason}; 2 points off.",
+            points=-2,
+            score=scores[me],
+            rails_count=f.rails_count,
+            cue_ball_to_rail=f.cue_rail_after_contact,
+            first_contact=ev(f.first_contact),
+            also=[x.rule for x in fouls],
+        )
+        if d.option == "rebreak":
+            rack = rack_order(self.game, self.spec)
+            book.add(
+                "WPA 4.10",
+                Outcome.REPLAY,
+                f"{state.players[opp]} has {state.shooter} break again.",
+                player=state.players[opp],
+            )
+            nxt = state.with_(
+                shot=shot.number,
+                scores=scores,
+                turn=me,
+                breaking=True,
+                ball_in_hand="behind_head_string",
+                on_table=object_balls(rack.labels),
+            )
+            return Judgement(tuple(book.calls), nxt, (rack,))
+        gone = [*f.pocketed, *f.off_table]
+        orders: list[Order] = []
+        o = spot_order(self.spec, shot, object_balls(gone), "WPA 4.6")
+        if o:
+            orders.append(o)
+        scratch = f.scratch is not None or f.cue_off is not None
+        book.add(
+            "WPA 4.10",
+            Outcome.LOSS_OF_TURN,
+            f"{state.players[opp]} accepts the table.",
+            assumed=d.option is None,
+            option=d.option or "accept",
+            player=state.players[opp],
+        )
+        nxt = state.with_(
+            shot=shot.number,
+            scores=scores,
+            turn=opp,
+            breaking=False,
+            ball_in_hand="behind_head_string" if scratch else None,
+            on_table=object_balls((*remaining(shot), *gone)),
+            pool=replace(state.pool, opening_break=False),
+        )
+        return Judgement(tuple(book.calls), nxt, tuple(orders))

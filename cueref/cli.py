@@ -1,0 +1,114 @@
+"""The ``cueref`` command line (DESIGN.md: the public CLI contract).
+
+Every subcommand exits 0 on success and 2 on bad usage or input, with one line on stderr
+that says what was wrong and what to do. Heavy work is imported inside each command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from adjudication.games import Game
+from calibration.tables import TABLES
+
+EXIT_OK, EXIT_USAGE = 0, 2
+log = logging.getLogger("cueref")
+
+
+class UsageError(Exception):
+    """Bad input from the user: reported as one line and exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{message} (see 'cueref {self.prog.split()[-1]} --help')")
+
+
+def _game(value: str) -> Game:
+    try:
+        return Game(value)
+    except ValueError:
+        raise UsageError(
+            f"unknown game {value!r}; choose one of {', '.join(g.value for g in Game)}"
+        ) from None
+
+
+def _table(value: str) -> str:
+    if value not in TABLES:
+        raise UsageError(f"unknown table {value!r}; choose one of {', '.join(TABLES)}")
+    return value
+
+
+def _resolution(value: str) -> tuple[int, int]:
+    named = {"720p": (1280, 720), "1080p": (1920, 1080)}
+    if value in named:
+        return named[value]
+    try:
+        w, h = (int(v) for v in value.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"resolution {value!r} must be 720p, 1080p or WxH") from None
+    return w, h
+
+
+def _out_dir(value: str) -> Path:
+    path = Path(value)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".cueref-write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise UsageError(f"cannot write to output folder {value!r}: {exc.strerror}") from None
+    return path
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="cueref", description="A camera referee for cue sports.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    sim = sub.add_parser("simulate", help="render a synthetic clip with its ground truth")
+    sim.add_argument("--game", required=True, help="novuss, novuss-doubles, 8ball, 9ball, ...")
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--shots", type=int, default=4, help="number of shots (1-200)")
+    sim.add_argument("--out", required=True, help="output folder (created)")
+    sim.add_argument("--table", help="table model; default: novuss or pool-9ft by game")
+    sim.add_argument("--fps", type=float, default=30.0, help="frames per second (10-120)")
+    sim.add_argument("--resolution", default="720p", help="720p, 1080p or WxH")
+    sim.add_argument("--realism", type=float, default=1.0, help="0 = clean render, 1 = real")
+    sim.add_argument(
+        "--case",
+        default=None,
+        help="a hard case: split_hit, cluster_break, hand_over_table, camera_bump, ball_in_pocket",
+    )
+    sim.add_argument("--name", default="clip", help="base name of the video and its sidecar")
+
+    demo = sub.add_parser("demo", help="run cueref on the embedded sample video")
+    demo.add_argument("--out", default="cueref-demo", help="output folder (default ./cueref-demo)")
+
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="cueref: %(message)s")
+    try:
+        args = build_parser().parse_args(argv)
+        if args.verbose:
+            logging.getLogger().setLevel(logging.INFO)
+        from cueref import commands
+
+        return int(getattr(commands, f"cmd_{args.command}")(args) or EXIT_OK)
+    except UsageError as exc:
+        print(f"cueref: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("cueref: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""Read a clip's sidecar back: the shots as the rules engine sees them, positions per frame."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from adjudication.events import Event
+from adjudication.shot import Layout, Shot
+
+
+def load_sidecar(path: str | Path) -> dict[str, Any]:
+    data = json.loads(Path(path).read_text())
+    if data.get("generator") != "cueref.simulation" or "frames" not in data:
+        raise ValueError(f"{path} is not a cueref simulation sidecar")
+    return data
+
+
+def layout_from_json(items: list[dict[str, Any]]) -> Layout:
+    if not items:
+        return Layout(np.zeros(0, dtype=int), (), np.zeros((0, 2)))
+    return Layout(
+        np.array([o["id"] for o in items], dtype=int),
+        tuple(o["label"] for o in items),
+        np.array([o["xy_mm"] for o in items], dtype=float),
+    )
+
+
+def shots_from_sidecar(data: dict[str, Any]) -> list[Shot]:
+    """Every shot of the clip with its exact events and the layouts before and after."""
+    return [
+        Shot(
+            number=s["number"],
+            player=s["player"],
+            t_start_s=s["t_start_s"],
+            t_end_s=s["t_end_s"],
+            before=layout_from_json(s["before"]),
+            after=layout_from_json(s["after"]),
+            events=tuple(Event.from_json(e) for e in s["events"]),
+            between=tuple(Event.from_json(e) for e in s["between"]),
+        )
+        for s in data["shots"]
+    ]
+
+
+def positions(data: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-frame arrays: ``xy_mm`` (F, N, 2), ``xy_px`` (F, N, 2), ``visible`` (F, N)."""
+    frames = data["frames"]
+    return (
+        np.array([f["xy_mm"] for f in frames], dtype=float),
+        np.array([f["xy_px"] for f in frames], dtype=float),
+        np.array([f["visible"] for f in frames], dtype=float),
+    )
