@@ -313,7 +313,7 @@ class EightBallEngine:
             book.add(
                 "WPA 3.3",
                 Outcome.BALL_IN_HAND,
-                f"The 8 is spotted and {state.players[opp]} has ball in hand behind the head string.",
+                f"The 8 is spotted; {state.players[opp]} has ball in hand behind the head string.",
                 assumed=d.option is None,
                 player=state.players[opp],
                 option=d.option or "spot_and_continue",
@@ -393,7 +393,8 @@ class EightBallEngine:
             book.add(
                 "WPA 3.3",
                 Outcome.LEGAL,
-                f"{state.shooter} pocketed {', '.join(map(say, f.pocketed))} and continues; the table is open.",
+                f"{state.shooter} pocketed {', '.join(map(say, f.pocketed))} and continues; "
+                "the table is open.",
             )
             turn = me
         else:

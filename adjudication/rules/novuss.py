@@ -1,0 +1,886 @@
+"""Novuss singles and doubles (RULES §1): dark/light pawns by the hole test, correct and
+penalized shots (N1–N11, N13, N14), turn and series (N16–N19), puck placement touches
+(N20–N22), penalty pawns placed on the penalized player's target row (S0 §17.3) or owed
+as debt, off-table pawns to the central circle (E5), sets and the match (N31, N32).
+
+Seating. Singles: player 0 (A) at cushion ``a`` (y = -L/2) plays toward ``b``; player 1 at
+``b``. Doubles: protocol order 0, 1, 2, 3 sits clockwise as seen from above at ``a``,
+``left``, ``b``, ``right``: partners face each other (pair 1 = players 0 and 2 at a/b,
+pair 2 = players 1 and 3 at left/right), and play goes clockwise 0 → 1 → 2 → 3. Colours:
+the first player's side is red by default. Pawns at rail ``s`` have the colour of the
+player sitting opposite ``s`` (his target row). After a set, singles players swap sides;
+doubles players move one place clockwise. The first shot of each set belongs to whoever
+sits at the first player's starting side (S0 §21.1 for doubles; alternation in singles,
+§8.10).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from adjudication.calls import Outcome
+from adjudication.declarations import Declaration
+from adjudication.events import Event, EventKind
+from adjudication.games import Game
+from adjudication.rules.base import (
+    CallBook,
+    Check,
+    Judgement,
+    MatchState,
+    NovussInfo,
+    Order,
+    declared,
+    ev,
+    put,
+)
+from adjudication.settings import RuleSettings
+from adjudication.shot import Layout, Shot
+from calibration.tables import TableSpec
+
+PUCK = "puck"
+SIDES_CLOCKWISE = ("a", "left", "b", "right")
+OPPOSITE = {"a": "b", "b": "a", "left": "right", "right": "left"}
+PAWNS_PER_PLAYER = 8
+
+
+def pawn_label(colour: str) -> str:
+    return f"{colour}_pawn"
+
+
+def other_colour(colour: str) -> str:
+    return "black" if colour == "red" else "red"
+
+
+@dataclass(frozen=True, slots=True)
+class NovussGeometry:
+    """The board in the numbers the rules ask about, read from the table spec."""
+
+    half_mm: float
+    zone_mm: float  # distance of the zone-line centre from the table centre
+    circle_mm: float
+    line_half_mm: float
+    pawn_r_mm: float
+    pawn_hole_mm: float
+    puck_r_mm: float
+    puck_hole_mm: float
+    normals: dict[str, tuple[float, float]]
+
+    @classmethod
+    def from_spec(cls, spec: TableSpec) -> NovussGeometry:
+        zone = spec.line("zone_a")
+        circle = spec.line("circle")
+        pawn, puck = spec.objects["pawn"], spec.objects["puck"]
+        return cls(
+            half_mm=spec.half_wh_mm[1],
+            zone_mm=abs(zone.a_xy_mm[1]),
+            circle_mm=circle.radius_mm,
+            line_half_mm=zone.width_mm / 2,
+            pawn_r_mm=pawn.radius_mm,
+            pawn_hole_mm=pawn.hole_radius_mm,
+            puck_r_mm=puck.radius_mm,
+            puck_hole_mm=puck.hole_radius_mm,
+            normals={c.name: c.normal_xy for c in spec.cushions},
+        )
+
+    def depth(self, side: str, xy: np.ndarray) -> np.ndarray:
+        """How far toward rail ``side`` each point lies, from the table centre (mm)."""
+        n = np.asarray(self.normals[side])
+        return -(np.asarray(xy, dtype=float).reshape(-1, 2) @ n)
+
+    def lateral(self, side: str, xy: np.ndarray) -> np.ndarray:
+        """Position along rail ``side``, positive to the right of a player standing there."""
+        nx, ny = self.normals[side]
+        return np.asarray(xy, dtype=float).reshape(-1, 2) @ np.array([ny, -nx])
+
+    def point(self, side: str, depth: float, lateral: float) -> tuple[float, float]:
+        nx, ny = self.normals[side]
+        return (-nx * depth + ny * lateral, -ny * depth - nx * lateral)
+
+    def dark(
+        self, side: str, xy: np.ndarray, corner_squares: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """RULES §1.3 hole test for pawns: (dark, margin beyond the zone line, |c|).
+
+        Dark in the strip ⇔ the centre lies beyond the own zone line by more than the line's
+        half width plus the hole radius; dark in the circle ⇔ |c| < r − half width − hole."""
+        p = np.asarray(xy, dtype=float).reshape(-1, 2)
+        clear = self.line_half_mm + self.pawn_hole_mm
+        beyond = self.depth(side, p) - self.zone_mm
+        strip = beyond > clear
+        if not corner_squares:
+            strip &= np.abs(self.lateral(side, p)) < self.zone_mm - clear
+        r = np.linalg.norm(p, axis=1)
+        return strip | (r < self.circle_mm - clear), beyond, r
+
+    def puck_in_zone(self, side: str, xy: np.ndarray) -> bool:
+        """The own zone line no longer shows through the puck's hole (N19)."""
+        beyond = float(self.depth(side, xy)[0]) - self.zone_mm
+        return beyond > self.line_half_mm + self.puck_hole_mm
+
+    def start_row(self, side: str) -> list[tuple[float, float]]:
+        """8 pawns touching rail ``side`` and each other, 4 each side of its middle line."""
+        d = self.half_mm - self.pawn_r_mm
+        step = 2 * self.pawn_r_mm
+        return [self.point(side, d, (k + 0.5) * step * s) for s in (-1, 1) for k in range(4)]
+
+
+# -------------------------------------------------------------------------- predicates
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    rule: str
+    text: str
+    evidence: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class NovussFacts:
+    side: str
+    own: str  # own pawn label
+    opp: str
+    light_ids: frozenset[int]
+    dark_ids: frozenset[int]
+    puck_path: tuple[Event, ...]  # puck contacts and cushions, in time order
+    puck_pawns: tuple[tuple[Event, int, str], ...]  # (contact, pawn id, pawn label)
+    before: Layout
+    circle_ids: frozenset[int]  # own pawns lying in the central circle at shot start
+
+    @property
+    def has_light(self) -> bool:
+        return bool(self.light_ids)
+
+
+def _other(e: Event) -> tuple[int, str] | None:
+    for o in e.objects:
+        if o.label != PUCK:
+            return o.id, o.label
+    return None
+
+
+def first_pawns(f: NovussFacts, window_s: float, start: int = 0) -> list[tuple[Event, int, str]]:
+    """The pawn contact(s) of the puck at path index ``start`` (simultaneous ones included)."""
+    path = f.puck_path[start:]
+    if not path or path[0].kind is not EventKind.CONTACT:
+        return []
+    t0 = path[0].t_s
+    return [c for c in f.puck_pawns if t0 <= c[0].t_s <= t0 + window_s]
+
+
+def classify(f: NovussFacts, window_s: float) -> tuple[str, list[Violation]]:
+    """Direct / rebound / side-rail / none, and the penalized-shot violations (N1–N9)."""
+    opposite = OPPOSITE[f.side]
+    out: list[Violation] = []
+    if not f.puck_path:
+        if f.has_light:
+            out.append(Violation("Novuss 17.1.а", "the puck touched nothing", {}))
+        else:
+            out.append(Violation("Novuss 17.1.е", "the puck did not reach the opposite rail", {}))
+        return "none", out
+    first = f.puck_path[0]
+    if first.kind is EventKind.CONTACT:
+        out += _direct(f, first_pawns(f, window_s), opposite)
+        return "direct", out
+    if first.cushion == opposite:
+        return "rebound", _rebound(f, 1)
+    # side (or own) rail first
+    nxt = f.puck_path[1] if len(f.puck_path) > 1 else None
+    if nxt is not None and nxt.kind is EventKind.CUSHION and nxt.cushion == opposite:
+        return "side_rail", _rebound(f, 2)
+    if nxt is not None and nxt.kind is EventKind.CONTACT:
+        hit = _other(nxt)
+        if hit is not None and hit[1] == f.own and hit[0] in f.circle_ids:
+            return "side_rail", []
+    reason = "after the side rail the puck did not touch an own pawn in the circle"
+    return "side_rail", [Violation("Novuss 17.1.и", reason, {"next": ev(nxt)})]
+
+
+def _direct(f: NovussFacts, hits: list[tuple[Event, int, str]], opposite: str) -> list[Violation]:
+    out: list[Violation] = []
+    opp = [h for h in hits if h[2] == f.opp]
+    dark = [h for h in hits if h[1] in f.dark_ids]
+    evid = {"first_contact": [ev(h[0]) for h in hits], "pawn_ids": [h[1] for h in hits]}
+    if opp:
+        text = "the puck hit an opponent's pawn first"
+        if len(hits) > len(opp):
+            text = "the puck hit an own and an opponent's pawn at once"
+        out.append(Violation("Novuss 17.1.б", text, evid))
+    if dark:
+        out.append(Violation("Novuss 17.1.з", "the puck hit an own dark pawn first", evid))
+    if not f.has_light and not out:
+        out.append(
+            Violation("Novuss 17.1.е", "all own pawns are dark: the puck must rebound", evid)
+        )
+    return out
+
+
+def _rebound(f: NovussFacts, start: int) -> list[Violation]:
+    if not f.has_light:
+        return []  # N6: a rebound with only dark pawns is correct
+    after = [c for c in f.puck_pawns if c[0].t_s >= f.puck_path[start - 1].t_s]
+    if not after:
+        return [Violation("Novuss 17.1.а", "after the rebound no own pawn was touched", {})]
+    if after[0][2] != f.own:
+        return [
+            Violation(
+                "Novuss 17.1.в",
+                "the rebound hit an opponent's pawn first",
+                {"next": ev(after[0][0])},
+            )
+        ]
+    return []
+
+
+def no_back_cross(f: NovussFacts, shot: Shot, geo: NovussGeometry, at_rest: bool) -> Check:
+    """N19 (S0 §18.1.д): with no own dark pawns, the puck must not come back into the own
+    edge zone (at any time: a second crossing of the own zone line; or where it rests)."""
+    if f.dark_ids:
+        return True, ""
+    xy = shot.after.by_label(PUCK)
+    start = shot.before.by_label(PUCK)
+    moved = xy is not None and (start is None or math.dist(tuple(xy), tuple(start)) > geo.puck_r_mm)
+    rests_in = moved and xy is not None and geo.puck_in_zone(f.side, xy)
+    if at_rest:
+        return not rests_in, "the puck came to rest back in the own edge zone"
+    crossings = [
+        e
+        for e in shot.sorted_events(EventKind.LINE_CROSS)
+        if e.labels[:1] == (PUCK,) and e.line == f"zone_{f.side}"
+    ]
+    return not (rests_in or len(crossings) >= 2), "the puck crossed back over the own zone line"
+
+
+# ------------------------------------------------------------------------------ engine
+
+
+@dataclass(slots=True)
+class NovussEngine:
+    spec: TableSpec
+    settings: RuleSettings = field(default_factory=RuleSettings)
+    game: Game = Game.NOVUSS
+    geo: NovussGeometry = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.geo = NovussGeometry.from_spec(self.spec)
+
+    def reset(self) -> None:
+        return None
+
+    @property
+    def doubles(self) -> bool:
+        return self.game is Game.NOVUSS_DOUBLES
+
+    def start(self, players: Sequence[str], *, first: int = 0) -> MatchState:
+        n = 4 if self.doubles else 2
+        if len(players) != n:
+            raise ValueError(f"{self.game.value} needs {n} players, got {len(players)}")
+        if not 0 <= first < n:
+            raise ValueError(f"first must be in 0..{n - 1}, got {first}")
+        sides = SIDES_CLOCKWISE if self.doubles else ("a", "b")
+        colours = ("red", "black", "red", "black") if self.doubles else ("red", "black")
+        info = NovussInfo(
+            sides=tuple(sides),
+            colours=colours,
+            first_side=sides[first],
+            sets_per_match=self.settings.sets_per_match,
+        )
+        state = MatchState(
+            game=self.game,
+            players=tuple(players),
+            turn=first,
+            scores=(0,) * n,
+            fouls_in_a_row=(0,) * n,
+            penalty_debt=(0,) * n,
+            breaking=False,
+            novuss=info,
+        )
+        return state.with_(on_table=self.setup_order(state).labels)
+
+    def setup_order(self, state: MatchState) -> Order:
+        """Start rows (E1, E7): at each player's target rail, his colour's 8 pawns."""
+        assert state.novuss is not None
+        nv = state.novuss
+        labels: list[str] = []
+        xy: list[tuple[float, float]] = []
+        for p, side in enumerate(nv.sides):
+            row = self.geo.start_row(OPPOSITE[side])
+            labels += [pawn_label(nv.colours[p])] * len(row)
+            xy += row
+        return Order("rerack", tuple(labels), tuple(xy), rule="Novuss E1 set-up")
+
+    def status(self, state: MatchState, layout: Layout) -> tuple[frozenset[int], frozenset[int]]:
+        """(light ids, dark ids) of the shooter's own pawns in ``layout``."""
+        assert state.novuss is not None
+        own = layout.of_label(pawn_label(state.novuss.colours[state.turn]))
+        if not len(own):
+            return frozenset(), frozenset()
+        dark, _, _ = self.geo.dark(
+            state.novuss.sides[state.turn], own.xy_mm, self.settings.corner_squares_dark
+        )
+        ids = own.ids.tolist()
+        return (
+            frozenset(i for i, d in zip(ids, dark, strict=True) if not d),
+            frozenset(i for i, d in zip(ids, dark, strict=True) if d),
+        )
+
+    def legal_targets(self, state: MatchState, layout: Layout) -> frozenset[str]:
+        """The own pawn label while own light pawns exist; empty when the shot must
+        rebound off the opposite rail (all own pawns dark). ``status`` gives the ids."""
+        assert state.novuss is not None
+        light, _ = self.status(state, layout)
+        return frozenset({pawn_label(state.novuss.colours[state.turn])}) if light else frozenset()
+
+    # ----------------------------------------------------------------------------- judge
+
+    def facts(self, state: MatchState, shot: Shot) -> NovussFacts:
+        assert state.novuss is not None
+        nv = state.novuss
+        own = pawn_label(nv.colours[state.turn])
+        light, dark = self.status(state, shot.before)
+        path = tuple(
+            e
+            for e in shot.sorted_events(EventKind.CONTACT, EventKind.CUSHION)
+            if (e.kind is EventKind.CONTACT and PUCK in e.labels)
+            or (e.kind is EventKind.CUSHION and e.labels[:1] == (PUCK,))
+        )
+        pawns = []
+        for e in path:
+            hit = _other(e) if e.kind is EventKind.CONTACT else None
+            if hit is not None:
+                pawns.append((e, hit[0], hit[1]))
+        own_layout = shot.before.of_label(own)
+        r = np.linalg.norm(own_layout.xy_mm, axis=1) if len(own_layout) else np.zeros(0)
+        circle = frozenset(
+            i for i, rr in zip(own_layout.ids.tolist(), r, strict=True) if rr < self.geo.circle_mm
+        )
+        return NovussFacts(
+            side=nv.sides[state.turn],
+            own=own,
+            opp=pawn_label(other_colour(nv.colours[state.turn])),
+            light_ids=light,
+            dark_ids=dark,
+            puck_path=path,
+            puck_pawns=tuple(pawns),
+            before=shot.before,
+            circle_ids=circle,
+        )
+
+    def judge(
+        self, state: MatchState, shot: Shot, declaration: Declaration | None = None
+    ) -> Judgement:
+        if state.winner is not None:
+            raise ValueError("the match is over; start a new one")
+        assert state.novuss is not None
+        _ = declared(declaration)  # nothing in Novuss is declared per shot
+        nv = state.novuss
+        me = state.turn
+        book = CallBook(shot, state.shooter)
+        f = self.facts(state, shot)
+        geo = self.geo
+        win = self.settings.simultaneous_s
+        if shot.player and shot.player != state.shooter:
+            book.add(
+                "Novuss 16.1.з",
+                Outcome.REVIEW,
+                f"{shot.player} shot but it was {state.shooter}'s turn; referee to confirm.",
+                expected=state.shooter,
+                seen=shot.player,
+            )
+
+        violations: list[Violation] = []
+        set_loss: Violation | None = None
+        orders: list[Order] = []
+        restore: dict[int, tuple[str, tuple[float, float]]] = {}
+
+        # Between shots: placing the puck, touching pawns (N20–N22).
+        moved = [
+            e
+            for e in shot.between
+            if e.kind in (EventKind.MOVED, EventKind.CONTACT)
+            and any(lab.endswith("_pawn") for lab in e.labels)
+        ]
+        moved_ids = {o.id for e in moved for o in e.objects if o.label.endswith("_pawn")}
+        if len(moved_ids) >= 2:
+            set_loss = Violation(
+                "Novuss 16.1.д",
+                f"{len(moved_ids)} pawns were moved outside a shot",
+                {"moved": [ev(e) for e in moved]},
+            )
+        elif moved:
+            with_puck = any(PUCK in e.labels for e in moved)
+            violations.append(
+                Violation(
+                    "Novuss 17.1.л" if with_puck else "Novuss 17.1.о",
+                    "the puck touched a pawn while being placed"
+                    if with_puck
+                    else "a pawn was touched outside a shot",
+                    {"moved": [ev(e) for e in moved]},
+                )
+            )
+        still = shot.still_moving_at_start()
+        if still:
+            violations.append(
+                Violation(
+                    "Novuss 17.1.м",
+                    "the shot was made while something was still moving",
+                    {"moving": list(still)},
+                )
+            )
+
+        kind, shot_violations = classify(f, win)
+        violations += shot_violations
+        penalized_shot = bool(shot_violations)
+
+        # N3: direct hit on an own dark pawn, then two or more pawns moved.
+        hits = first_pawns(f, win)
+        if any(h[1] in f.dark_ids for h in hits):
+            touched = {c[1] for c in f.puck_pawns}
+            if self.settings.n3_counts_chain:
+                touched |= {
+                    o.id
+                    for e in shot.sorted_events(EventKind.CONTACT)
+                    for o in e.objects
+                    if o.label.endswith("_pawn")
+                }
+            need = 2 if self.settings.n3_counts_dark_pawn else 3
+            if len(touched) >= need:
+                set_loss = set_loss or Violation(
+                    "Novuss 16.1.г",
+                    f"the puck hit an own dark pawn first and moved {len(touched)} pawns",
+                    {"pawn_ids": sorted(touched)},
+                )
+        # N2 (general): a penalized shot in which the puck touches an own dark pawn.
+        if penalized_shot:
+            for _e, pid, _lab in f.puck_pawns:
+                if pid in f.dark_ids:
+                    xy = f.before.by_id(pid)
+                    if xy is not None:
+                        restore[pid] = (f.own, (float(xy[0]), float(xy[1])))
+            if restore and not any(v.rule == "Novuss 17.1.з" for v in violations):
+                violations.append(
+                    Violation("Novuss 17.1.з", "the puck touched an own dark pawn", {})
+                )
+            # N13: two or more own pawns knocked out of the dark areas.
+            out_ids = self._left_dark(f, shot, state)
+            if len(out_ids) >= 2:
+                set_loss = set_loss or Violation(
+                    "Novuss 16.1.а",
+                    f"a penalized shot knocked {len(out_ids)} own pawns out of the dark area",
+                    {"pawn_ids": sorted(out_ids)},
+                )
+
+        # Puck pocketed or off the table (N10, N11).
+        for e in shot.sorted_events(EventKind.POCKET, EventKind.OFF_TABLE):
+            if e.labels[:1] == (PUCK,):
+                rule = "Novuss 17.1.г" if e.kind is EventKind.POCKET else "Novuss 17.1.д"
+                text = (
+                    "the puck went into a pocket"
+                    if e.kind is EventKind.POCKET
+                    else ("the puck left the table")
+                )
+                violations.append(Violation(rule, text, {"event": ev(e)}))
+
+        pocket_evs = shot.sorted_events(EventKind.POCKET)
+        own_in = [e for e in pocket_evs if e.labels[:1] == (f.own,)]
+        opp_in = [e for e in pocket_evs if e.labels[:1] == (f.opp,)]
+        offs = [
+            e
+            for e in shot.sorted_events(EventKind.OFF_TABLE)
+            if e.labels and e.labels[0].endswith("_pawn")
+        ]
+        opp_off = [e for e in offs if e.labels[0] == f.opp]
+        if penalized_shot and opp_off:  # N14
+            violations.append(
+                Violation(
+                    "Novuss 17.1.р",
+                    "a penalized shot knocked an opponent's pawn off the table",
+                    {"off_table": [ev(e) for e in opp_off]},
+                )
+            )
+            for e in opp_off:
+                xy = f.before.by_id(e.objects[0].id)
+                if xy is not None:
+                    restore[e.objects[0].id] = (f.opp, (float(xy[0]), float(xy[1])))
+
+        # Orders that change the layout: restore, then the circle for off-table pawns.
+        placed: list[tuple[float, float]] = []
+        if restore:
+            ids = tuple(restore)
+            orders.append(
+                Order(
+                    "restore",
+                    tuple(restore[i][0] for i in ids),
+                    tuple(restore[i][1] for i in ids),
+                    ids=ids,
+                    rule="Novuss 17.1.з"
+                    if any(restore[i][0] == f.own for i in ids)
+                    else "Novuss 17.1.р",
+                )
+            )
+            placed += [restore[i][1] for i in ids]
+        base_layout = shot.after.without_ids(restore)
+        circle_labels, circle_xy, circle_ids = [], [], []
+        for e in offs:
+            if e.objects[0].id in restore:
+                continue
+            xy = self.circle_spot(base_layout, placed, e)
+            placed.append(xy)
+            circle_labels.append(e.labels[0])
+            circle_xy.append(xy)
+            circle_ids.append(e.objects[0].id)
+        if circle_labels:
+            orders.append(
+                Order(
+                    "to_circle",
+                    tuple(circle_labels),
+                    tuple(circle_xy),
+                    tuple(circle_ids),
+                    "Novuss 17.7",
+                )
+            )
+
+        # Loss of set outranks a penalty pawn (RULES §1.5).
+        on_table = [lab for lab in base_layout.labels if lab.endswith("_pawn")]
+        on_table += [restore[i][0] for i in restore] + circle_labels
+        if set_loss is not None:
+            book.add(
+                set_loss.rule,
+                Outcome.SET_LOSS,
+                f"{set_loss.text.capitalize()}: loss of set.",
+                **set_loss.evidence,
+            )
+            return self._set_over(
+                state, shot, book, winner_colour=other_colour(nv.colours[me]), orders=orders
+            )
+
+        evidence_first = self._first_evidence(f, state)
+        if violations:
+            for v in violations:
+                book.add(
+                    v.rule,
+                    Outcome.FOUL,
+                    f"Penalized shot: {v.text}.",
+                    shot_kind=kind,
+                    **v.evidence,
+                    **evidence_first,
+                )
+        else:
+            book.add(
+                "Novuss E2 correct shot",
+                Outcome.LEGAL,
+                {
+                    "direct": "Correct shot: an own light pawn first.",
+                    "rebound": "Correct rebound shot off the opposite rail.",
+                    "side_rail": "Correct side-rail shot.",
+                    "none": "Correct shot.",
+                }[kind],
+                shot_kind=kind,
+                light=len(f.light_ids),
+                dark=len(f.dark_ids),
+                **evidence_first,
+            )
+
+        back_ok, back_reason = no_back_cross(f, shot, geo, self.settings.back_cross_at_rest)
+        turn_ends = True
+        end_rule, end_text = "", ""
+        if violations:
+            end_rule, end_text = violations[0].rule, "penalty pawn and loss of turn"
+        elif not own_in:
+            end_rule, end_text = "Novuss 18.1.а", "no own pawn pocketed"
+        elif opp_in:
+            end_rule, end_text = "Novuss 18.1.б", "an opponent's pawn went in with the own"
+        elif offs:
+            end_rule, end_text = "Novuss 18.1.в", "a pawn left the table"
+        elif not back_ok:
+            end_rule, end_text = "Novuss 18.1.д", back_reason
+        else:
+            turn_ends = False
+
+        debt = state.penalty_debt
+        colour = nv.colours[me]
+        own_total = PAWNS_PER_PLAYER * (2 if self.doubles else 1)
+        own_now = on_table.count(f.own)
+        if turn_ends:
+            k = (1 if violations else 0) + debt[me]
+            n_place = min(k, own_total - own_now)
+            if violations and len(violations) > 1:
+                note = f" (one pawn for {len(violations)} violations, §17.2)"
+            else:
+                note = ""
+            if n_place > 0:
+                xy = self.penalty_spots(state, base_layout, placed, n_place, shot)
+                orders.append(Order("penalty_pawn", (f.own,) * n_place, xy, rule="Novuss 17.3"))
+                on_table += [f.own] * n_place
+            new_debt = k - n_place
+            if violations or k:
+                book.add(
+                    "Novuss 17.2"
+                    if note
+                    else (violations[0].rule if violations else "Novuss 17.5"),
+                    Outcome.PENALTY_PAWN,
+                    (
+                        f"Penalty pawn to {state.shooter}{note}"
+                        if violations
+                        else f"{state.shooter}'s debt is placed"
+                    )
+                    + (f"; {n_place} placed" if n_place else "; none pocketed, it is owed")
+                    + (f", {new_debt} owed." if new_debt else "."),
+                    placed=n_place,
+                    debt=new_debt,
+                    xy_mm=[list(p) for p in orders[-1].xy_mm] if n_place else [],
+                )
+            debt = put(debt, me, new_debt)
+            if not violations:
+                book.add(
+                    end_rule,
+                    Outcome.LOSS_OF_TURN,
+                    f"Loss of turn: {end_text}.",
+                    pocketed=[ev(e) for e in own_in + opp_in],
+                )
+            else:
+                book.add("Novuss 17.1", Outcome.LOSS_OF_TURN, f"{state.shooter} loses the turn.")
+        else:
+            book.add(
+                "Novuss 18.1.а",
+                Outcome.LEGAL,
+                f"{state.shooter} pocketed {len(own_in)} own pawn"
+                + ("s" if len(own_in) > 1 else "")
+                + " and continues.",
+                pocketed=[ev(e) for e in own_in],
+            )
+            if own_now == 0 and debt[me] > 0:  # §17.5: debt placed at once, series goes on
+                n_place = min(debt[me], own_total)
+                xy = self.penalty_spots(state, base_layout, placed, n_place, shot)
+                orders.append(Order("penalty_pawn", (f.own,) * n_place, xy, rule="Novuss 17.5"))
+                on_table += [f.own] * n_place
+                book.add(
+                    "Novuss 17.5",
+                    Outcome.PENALTY_PAWN,
+                    f"{state.shooter}'s {n_place} owed pawns are placed; the series goes on.",
+                    placed=n_place,
+                    xy_mm=[list(p) for p in xy],
+                )
+                debt = put(debt, me, debt[me] - n_place)
+
+        own_left = on_table.count(f.own)
+        opp_left = on_table.count(f.opp)
+        if own_left == 0 and debt[me] == 0 and not violations:
+            if opp_left == 0:  # N32
+                book.add(
+                    "Novuss 20.5",
+                    Outcome.REPLAY,
+                    "Both sides' last pawns went down together: the set is replayed.",
+                )
+                return self._set_over(state, shot, book, winner_colour=None, orders=orders)
+            book.add(
+                "Novuss 20.3",
+                Outcome.SET_WIN,
+                f"{state.shooter} has pocketed every own pawn and wins the set.",
+            )
+            return self._set_over(state, shot, book, winner_colour=colour, orders=orders)
+
+        nxt_turn = (me + 1) % state.n if turn_ends else me
+        nxt = state.with_(
+            shot=shot.number, turn=nxt_turn, penalty_debt=debt, on_table=tuple(sorted(on_table))
+        )
+        return Judgement(tuple(book.calls), nxt, tuple(orders))
+
+    # ------------------------------------------------------------------------ helpers
+
+    def _first_evidence(self, f: NovussFacts, state: MatchState) -> dict[str, Any]:
+        if not f.puck_path:
+            return {"first": None}
+        first = f.puck_path[0]
+        out: dict[str, Any] = {"first": ev(first)}
+        hit = _other(first) if first.kind is EventKind.CONTACT else None
+        if hit is not None:
+            xy = f.before.by_id(hit[0])
+            if xy is not None:
+                dark, beyond, r = self.geo.dark(f.side, xy, self.settings.corner_squares_dark)
+                out.update(
+                    first_pawn=hit[1],
+                    first_pawn_xy_mm=[float(xy[0]), float(xy[1])],
+                    beyond_own_zone_line_mm=float(beyond[0]),
+                    from_centre_mm=float(r[0]),
+                    first_pawn_status=("dark" if bool(dark[0]) else "light")
+                    if hit[1] == f.own
+                    else "opponent",
+                )
+        return out
+
+    def _left_dark(self, f: NovussFacts, shot: Shot, state: MatchState) -> set[int]:
+        """Own pawns dark at the start that ended outside the dark area (or off the board)."""
+        out = set()
+        for pid in f.dark_ids:
+            xy = shot.after.by_id(pid)
+            if xy is None:
+                out.add(pid)
+                continue
+            dark, _, _ = self.geo.dark(f.side, xy, self.settings.corner_squares_dark)
+            if not bool(dark[0]):
+                out.add(pid)
+        return out
+
+    def _free(
+        self, xy: tuple[float, float], layout: Layout, placed: list[tuple[float, float]]
+    ) -> bool:
+        d = 2 * self.geo.pawn_r_mm - 1e-6
+        pawns = (
+            layout[np.array([lab != PUCK for lab in layout.labels], dtype=bool)]
+            if len(layout)
+            else layout
+        )
+        pts = [tuple(p) for p in pawns.xy_mm.tolist()] + placed
+        return all(math.dist(xy, p) >= d for p in pts)
+
+    def circle_spot(
+        self, layout: Layout, placed: list[tuple[float, float]], e: Event
+    ) -> tuple[float, float]:
+        """E5: the circle centre; else on the axis toward the rail the pawn flew over, just
+        inside the circle; else the next such point clockwise."""
+        if self._free((0.0, 0.0), layout, placed):
+            return (0.0, 0.0)
+        rail = e.cushion if e.cushion in OPPOSITE else self._nearest_rail(e.xy_mm)
+        k = SIDES_CLOCKWISE.index(rail)
+        depth = self.geo.circle_mm - self.geo.pawn_r_mm
+        candidates = [self.geo.point(SIDES_CLOCKWISE[(k + i) % 4], depth, 0.0) for i in range(4)]
+        for c in candidates:
+            if self._free(c, layout, placed):
+                return c
+        return candidates[0]
+
+    def _nearest_rail(self, xy: tuple[float, float]) -> str:
+        return max(SIDES_CLOCKWISE, key=lambda s: float(self.geo.depth(s, np.array(xy))[0]))
+
+    def penalty_spots(
+        self,
+        state: MatchState,
+        layout: Layout,
+        placed: list[tuple[float, float]],
+        n: int,
+        shot: Shot,
+    ) -> tuple[tuple[float, float], ...]:
+        """S0 §17.3: on the middle line of the penalized player's target row, touching the
+        rail; else as near the middle as possible without moving a pawn; a tie goes to the
+        side with fewer of his pawns, then fewer pawns, then the side the shot came from."""
+        assert state.novuss is not None
+        nv = state.novuss
+        rail = OPPOSITE[nv.sides[state.turn]]
+        g = self.geo
+        depth = g.half_mm - g.pawn_r_mm
+        own = pawn_label(nv.colours[state.turn])
+        limit = g.zone_mm - g.pawn_r_mm
+        puck = shot.before.by_label(PUCK)
+        shot_from = 0.0 if puck is None else float(g.lateral(rail, puck)[0])
+        out: list[tuple[float, float]] = []
+        local = list(placed)
+        for _ in range(n):
+            pts = [tuple(p) for p in layout.xy_mm.tolist()] + local
+            cands = {0.0}
+            for p in pts:
+                dd = depth - float(g.depth(rail, np.array(p))[0])
+                if abs(dd) < 2 * g.pawn_r_mm:
+                    span = math.sqrt((2 * g.pawn_r_mm) ** 2 - dd**2)
+                    t = float(g.lateral(rail, np.array(p))[0])
+                    cands |= {t - span, t + span}
+            free = sorted(
+                (
+                    t
+                    for t in cands
+                    if abs(t) <= limit and self._free(g.point(rail, depth, t), layout, local)
+                ),
+                key=abs,
+            )
+            if not free:
+                t = 0.0
+            else:
+                t = free[0]
+                ties = [c for c in free if abs(abs(c) - abs(t)) < 0.5 and np.sign(c) != np.sign(t)]
+                if ties:
+                    t = self._tie_break(t, ties[0], rail, layout, own, shot_from)
+            xy = g.point(rail, depth, t)
+            out.append(xy)
+            local.append(xy)
+        return tuple(out)
+
+    def _tie_break(
+        self, t1: float, t2: float, rail: str, layout: Layout, own: str, shot_from: float
+    ) -> float:
+        lat = self.geo.lateral(rail, layout.xy_mm) if len(layout) else np.zeros(0)
+        pawn = np.array([lab.endswith("_pawn") for lab in layout.labels], dtype=bool)
+        mine = np.array([lab == own for lab in layout.labels], dtype=bool)
+
+        def count(sign: float, mask: np.ndarray) -> int:
+            return int(np.sum(mask & (np.sign(lat) == sign))) if len(lat) else 0
+
+        s1, s2 = float(np.sign(t1)), float(np.sign(t2))
+        for mask in (mine, pawn):
+            c1, c2 = count(s1, mask), count(s2, mask)
+            if c1 != c2:
+                return t1 if c1 < c2 else t2
+        return t1 if np.sign(shot_from) == s1 else t2
+
+    def _set_over(
+        self,
+        state: MatchState,
+        shot: Shot,
+        book: CallBook,
+        *,
+        winner_colour: str | None,
+        orders: list[Order],
+    ) -> Judgement:
+        """Score the set (or replay it), swap sides, set up the next set or end the match."""
+        assert state.novuss is not None
+        nv = state.novuss
+        scores = state.scores
+        if winner_colour is not None:
+            winners = [p for p, c in enumerate(nv.colours) if c == winner_colour]
+            losers = [p for p in range(state.n) if p not in winners]
+            scores = tuple(s + (1 if p in winners else 0) for p, s in enumerate(scores))
+            names = " and ".join(state.players[p] for p in winners)
+            if not book.has(Outcome.SET_WIN):
+                book.add(
+                    "Novuss 20.3",
+                    Outcome.SET_WIN,
+                    f"{names} win the set.",
+                    player=state.players[winners[0]],
+                )
+            if not book.has(Outcome.SET_LOSS):
+                book.add(
+                    "Novuss 20.3",
+                    Outcome.SET_LOSS,
+                    f"{state.players[losers[0]]} loses the set.",
+                    player=state.players[losers[0]],
+                )
+            if scores[winners[0]] * 2 > nv.sets_per_match:
+                book.add(
+                    "Novuss 23.1",
+                    Outcome.MATCH_WIN,
+                    f"{names} win the match {scores[winners[0]]}-{scores[losers[0]]}.",
+                    player=state.players[winners[0]],
+                    sets_won=list(scores),
+                )
+                nxt = state.with_(shot=shot.number, scores=scores, winner=winners[0])
+                return Judgement(tuple(book.calls), nxt, tuple(orders))
+        if self.doubles:
+            sides = tuple(SIDES_CLOCKWISE[(SIDES_CLOCKWISE.index(s) + 1) % 4] for s in nv.sides)
+        else:
+            sides = tuple(OPPOSITE[s] for s in nv.sides)
+        info = replace(nv, sides=sides, set_no=nv.set_no + (1 if winner_colour else 0))
+        opener = sides.index(nv.first_side)
+        nxt = state.with_(
+            shot=shot.number,
+            scores=scores,
+            turn=opener,
+            penalty_debt=(0,) * state.n,
+            fouls_in_a_row=(0,) * state.n,
+            novuss=info,
+        )
+        setup = self.setup_order(nxt)
+        nxt = nxt.with_(on_table=setup.labels)
+        return Judgement(tuple(book.calls), nxt, (*orders, setup))

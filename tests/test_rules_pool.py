@@ -1,0 +1,284 @@
+"""Cross-game pool calls (RULES §2.5 P1–P19) and 9-ball (§3), one test per clause."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from test_rules_helpers import FOOT_X, check_json, engine, has, orders_of, shot
+
+from adjudication.calls import Outcome
+from adjudication.declarations import Declaration
+
+TABLE = [
+    ("cue_ball", -300, 0),
+    ("ball_1", 300, 100),
+    ("ball_2", 400, -200),
+    ("ball_3", 100, 400),
+    ("ball_9", 500, 300),
+]
+HIT_1 = ("contact", 1.0, "cue_ball", "ball_1")
+RAIL_1 = ("cushion", 1.5, "ball_1", "foot")
+
+
+def nine(**kw):
+    e = engine("9ball", **kw)
+    s = e.start(["ann", "bob"])
+    return e, s.with_(breaking=False, ball_in_hand=None)
+
+
+def test_wpa_8_2_legal_shot_passes_turn_nine_ball() -> None:
+    e, s = nine()
+    j = e.judge(s, shot(TABLE, [HIT_1, RAIL_1]))
+    assert has(j, "WPA 8.2", Outcome.LEGAL)
+    assert has(j, "WPA 2.5", Outcome.LOSS_OF_TURN)
+    assert j.state.shooter == "bob" and j.state.ball_in_hand is None
+    check_json(j)
+
+
+@pytest.mark.parametrize(
+    "events, rule, text",
+    [
+        ([HIT_1, RAIL_1, ("pocket", 2.0, "cue_ball", "head_left")], "WPA 6.1", "pocketed"),
+        ([HIT_1, RAIL_1, ("off_table", 2.0, "cue_ball")], "WPA 6.1", "left the table"),
+        (
+            [("contact", 1.0, "cue_ball", "ball_2"), ("cushion", 1.5, "ball_2", "foot")],
+            "WPA 6.2",
+            "hit the 2",
+        ),
+        ([("cushion", 1.0, "cue_ball", "foot")], "WPA 6.3", "no object ball"),
+        ([HIT_1], "WPA 6.3", "rail"),
+        ([HIT_1, RAIL_1, ("off_table", 2.0, "ball_2")], "WPA 6.5", "left the table"),
+    ],
+    ids=["p1_scratch", "p2_cue_off", "p3_wrong_ball", "p4_no_contact", "p5_no_rail", "p6_off"],
+)
+def test_wpa_6_standard_fouls_give_ball_in_hand_nine_ball(events, rule, text) -> None:
+    e, s = nine()
+    j = e.judge(s, shot(TABLE, events))
+    fouls = [c for c in j.calls if c.outcome is Outcome.FOUL]
+    assert fouls and fouls[0].rule == rule and text in fouls[0].text
+    assert has(j, "WPA 2.7", Outcome.BALL_IN_HAND)
+    assert j.state.shooter == "bob" and j.state.ball_in_hand == "anywhere"
+    assert j.state.fouls_in_a_row == (1, 0)
+    check_json(j)
+
+
+def test_wpa_6_2_wrong_ball_first_nine_ball_evidence() -> None:
+    e, s = nine()
+    j = e.judge(
+        s,
+        shot(
+            TABLE, [("contact", 1.2, "cue_ball", "ball_3"), ("cushion", 1.5, "ball_3", "left_foot")]
+        ),
+    )
+    c = next(c for c in j.calls if c.rule == "WPA 6.2")
+    assert c.evidence["legal_targets"] == ["ball_1"]
+    assert c.evidence["first_contact"]["t_s"] == 1.2
+
+
+def test_wpa_6_2_simultaneous_hit_with_other_ball_is_foul() -> None:
+    e, s = nine()
+    ev = [HIT_1, ("contact", 1.005, "cue_ball", "ball_2"), RAIL_1]
+    assert has(e.judge(s, shot(TABLE, ev)), "WPA 6.2", Outcome.FOUL)
+
+
+def test_wpa_6_3_pocketed_ball_counts_as_rail() -> None:
+    e, s = nine()
+    j = e.judge(s, shot(TABLE, [HIT_1, ("pocket", 2.0, "ball_1", "foot_left")]))
+    assert j.calls[0].outcome is not Outcome.FOUL
+    assert has(j, "WPA 2.5", Outcome.LEGAL) and j.state.shooter == "ann"
+
+
+def test_wpa_8_4_frozen_ball_counts_only_when_it_leaves() -> None:
+    e, s = nine()
+    table = [("cue_ball", -300, 0), ("ball_1", 300, 606.4)]  # frozen to the left rail
+    touch = ("cushion", 1.01, "ball_1", "left_foot", (300, 606.4))
+    d = Declaration(frozen=("ball_1",))
+    assert has(e.judge(s, shot(table, [HIT_1, touch]), d), "WPA 6.3", Outcome.FOUL)
+    assert not has(e.judge(s, shot(table, [HIT_1, touch])), "WPA 6.3", Outcome.FOUL)
+    back = ("cushion", 2.0, "ball_1", "left_foot", (500, 606.4))
+    assert not has(e.judge(s, shot(table, [HIT_1, touch, back]), d), "WPA 6.3", Outcome.FOUL)
+
+
+def test_wpa_6_9_shot_while_ball_moving() -> None:
+    e, s = nine()
+    j = e.judge(s, shot(TABLE, [HIT_1, RAIL_1], moving=("ball_3",)))
+    assert has(j, "WPA 6.9", Outcome.FOUL)
+    s2 = shot(TABLE, [("cushion", -0.2, "ball_3", "foot"), HIT_1, RAIL_1])
+    assert has(e.judge(s, s2), "WPA 6.9", Outcome.FOUL)
+
+
+def test_wpa_6_6_ball_moved_between_shots() -> None:
+    e, s = nine()
+    j = e.judge(s, shot(TABLE, [HIT_1, RAIL_1], between=[("moved", -1.0, "ball_2")]))
+    assert has(j, "WPA 6.6", Outcome.FOUL)
+
+
+def test_wpa_6_6_cue_ball_placed_with_ball_in_hand_is_fine() -> None:
+    e, s = nine()
+    s = s.with_(ball_in_hand="anywhere")
+    j = e.judge(
+        s,
+        shot(
+            TABLE,
+            [HIT_1, RAIL_1],
+            between=[("moved", -1.0, "cue_ball"), ("placed", -0.5, "cue_ball")],
+        ),
+    )
+    assert not any(c.outcome is Outcome.FOUL for c in j.calls)
+    j2 = e.judge(
+        s.with_(ball_in_hand=None),
+        shot(TABLE, [HIT_1, RAIL_1], between=[("moved", -1.0, "cue_ball")]),
+    )
+    assert has(j2, "WPA 6.6", Outcome.FOUL)
+
+
+def test_wpa_6_10_cue_ball_not_behind_head_string() -> None:
+    e, s = nine()
+    s = s.with_(ball_in_hand="behind_head_string")
+    j = e.judge(s, shot(TABLE, [HIT_1, RAIL_1]))  # cue ball at x = -300, head string -635
+    c = next(c for c in j.calls if c.rule == "WPA 6.10")
+    assert c.outcome is Outcome.FOUL and c.evidence["past_string_mm"] == pytest.approx(335.0)
+    table = [("cue_ball", -900, 0), *TABLE[1:]]
+    assert not has(e.judge(s, shot(table, [HIT_1, RAIL_1])), "WPA 6.10", Outcome.FOUL)
+
+
+def test_wpa_6_11_first_ball_behind_head_string() -> None:
+    e, s = nine()
+    s = s.with_(ball_in_hand="behind_head_string")
+    table = [("cue_ball", -900, 0), ("ball_1", -700, 300)]
+    ev = [("contact", 1.0, "cue_ball", "ball_1"), ("cushion", 1.5, "ball_1", "left_head")]
+    assert has(e.judge(s, shot(table, ev)), "WPA 6.11", Outcome.FOUL)
+    kick = [("cushion", 0.8, "cue_ball", "foot"), *ev]
+    assert not has(e.judge(s, shot(table, kick)), "WPA 6.11", Outcome.FOUL)
+
+
+def test_wpa_2_3_break_needs_four_rails() -> None:
+    e = engine("9ball")
+    s = e.start(["ann", "bob"])
+    table = [
+        ("cue_ball", -900, 0),
+        ("ball_1", FOOT_X, 0),
+        ("ball_2", 700, 30),
+        ("ball_3", 700, -30),
+    ]
+    ev = [
+        ("contact", 1.0, "cue_ball", "ball_1"),
+        ("cushion", 1.5, "ball_2", "foot"),
+        ("cushion", 1.6, "ball_3", "foot"),
+    ]
+    j = e.judge(s, shot(table, ev))
+    assert has(j, "WPA 2.3", Outcome.FOUL) and j.state.ball_in_hand == "anywhere"
+    table4 = table + [("ball_4", 720, 0)]
+    ev4 = ev + [("cushion", 1.7, "ball_1", "foot"), ("cushion", 1.8, "ball_4", "left_foot")]
+    j4 = e.judge(s, shot(table4, ev4))
+    assert has(j4, "WPA 2.3", Outcome.LEGAL)
+    assert j4.state.pool.push_out_available and j4.state.shooter == "bob"
+
+
+def test_wpa_2_5_nine_on_the_break_wins_rack() -> None:
+    e = engine("9ball", race_to=3)
+    s = e.start(["ann", "bob"])
+    table = [("cue_ball", -900, 0), ("ball_1", FOOT_X, 0), ("ball_9", 700, 0)]
+    ev = [
+        ("contact", 1.0, "cue_ball", "ball_1"),
+        ("contact", 1.1, "ball_1", "ball_9"),
+        ("pocket", 2.0, "ball_9", "foot_left"),
+    ]
+    j = e.judge(s, shot(table, ev))
+    assert has(j, "WPA 2.5", Outcome.RACK_WIN)
+    assert j.state.scores == (1, 0) and j.state.breaking and j.state.shooter == "bob"
+    rerack = orders_of(j, "rerack")[0]
+    assert rerack.labels[0] == "ball_1" and rerack.xy_mm[0] == pytest.approx((FOOT_X, 0.0))
+    assert len(rerack.labels) == 9 and rerack.labels[4] == "ball_9"
+
+
+def test_wpa_2_6_nine_spotted_after_foul() -> None:
+    e, s = nine()
+    ev = [
+        ("contact", 1.0, "cue_ball", "ball_2"),
+        ("contact", 1.2, "ball_2", "ball_9"),
+        ("pocket", 2.0, "ball_9", "foot_left"),
+    ]
+    j = e.judge(s, shot(TABLE, ev))
+    assert has(j, "WPA 6.2", Outcome.FOUL) and has(j, "WPA 2.6", Outcome.SPOT)
+    spot = orders_of(j, "spot")[0]
+    assert spot.labels == ("ball_9",) and spot.xy_mm[0] == pytest.approx((FOOT_X, 0.0))
+    assert "ball_9" in j.state.on_table and not has(j, "WPA 2.5", Outcome.RACK_WIN)
+
+
+def test_wpa_1_4_spot_frozen_behind_blocking_ball() -> None:
+    e, s = nine()
+    table = [*TABLE, ("ball_4", FOOT_X, 0)]
+    ev = [("contact", 1.0, "cue_ball", "ball_2"), ("off_table", 2.0, "ball_9")]
+    j = e.judge(s, shot(table, ev))
+    x, y = orders_of(j, "spot")[0].xy_mm[0]
+    assert y == 0.0 and x == pytest.approx(FOOT_X + 57.15)
+
+
+def test_wpa_2_4_push_out_only_when_declared() -> None:
+    e, s = nine()
+    s = replace(s, pool=replace(s.pool, push_out_available=True))
+    ev = [("contact", 1.0, "cue_ball", "ball_3")]  # wrong ball, no rail: legal on a push-out
+    j = e.judge(s, shot(TABLE, ev), Declaration(push_out=True))
+    assert has(j, "WPA 2.4", Outcome.LEGAL) and not any(c.outcome is Outcome.FOUL for c in j.calls)
+    assert j.state.shooter == "bob" and any(c.assumed for c in j.calls)
+    j2 = e.judge(s, shot(TABLE, ev), Declaration(push_out=True, option="return"))
+    assert j2.state.shooter == "ann"
+    j3 = e.judge(s, shot(TABLE, [HIT_1, RAIL_1]))
+    assert j3.calls[0].assumed and j3.calls[0].rule == "WPA 8.2"
+
+
+def test_wpa_6_14_three_fouls_lose_the_rack_nine_ball() -> None:
+    e, s = nine()
+    miss = shot(TABLE, [("cushion", 1.0, "cue_ball", "foot")])
+    j1 = e.judge(s, miss)
+    j2 = e.judge(j1.state.with_(turn=0), miss)
+    assert j2.state.fouls_in_a_row == (2, 0)
+    j3 = e.judge(j2.state.with_(turn=0), miss)
+    assert has(j3, "WPA 6.14", Outcome.SERIOUS_FOUL) and has(j3, "WPA 2.8", Outcome.RACK_LOSS)
+    assert j3.state.scores == (0, 1) and j3.state.fouls_in_a_row == (0, 0) and j3.state.breaking
+
+
+def test_wpa_6_14_legal_shot_resets_counter() -> None:
+    e, s = nine()
+    s = s.with_(fouls_in_a_row=(2, 0))
+    assert e.judge(s, shot(TABLE, [HIT_1, RAIL_1])).state.fouls_in_a_row == (0, 0)
+
+
+def test_nine_ball_rack_won_on_a_combo_sequence() -> None:
+    e = engine("9ball", race_to=1)
+    s = e.start(["ann", "bob"])
+    brk = shot(
+        [("cue_ball", -900, 0), ("ball_1", FOOT_X, 0), ("ball_2", 700, 30), ("ball_9", 750, 0)],
+        [("contact", 1.0, "cue_ball", "ball_1"), ("pocket", 2.0, "ball_2", "foot_left")],
+        number=1,
+    )
+    j = e.judge(s, brk)
+    assert j.state.shooter == "ann" and j.state.on_table == ("ball_1", "ball_9")
+    combo = shot(
+        [("cue_ball", 0, 0), ("ball_1", 300, 0), ("ball_9", 600, 100)],
+        [
+            ("contact", 1.0, "cue_ball", "ball_1"),
+            ("contact", 1.3, "ball_1", "ball_9"),
+            ("pocket", 2.0, "ball_9", "foot_left"),
+        ],
+        number=2,
+    )
+    j2 = e.judge(j.state, combo)
+    assert has(j2, "WPA 2.5", Outcome.RACK_WIN) and has(j2, "Reg. 15", Outcome.MATCH_WIN)
+    assert j2.state.winner == 0
+    with pytest.raises(ValueError, match="over"):
+        e.judge(j2.state, combo)
+    check_json(j2)
+
+
+def test_legal_targets_nine_ball_lowest() -> None:
+    e, s = nine()
+    assert e.legal_targets(s, shot(TABLE).before) == {"ball_1"}
+
+
+def test_wpa_6_13_wrong_player_is_flagged_for_review() -> None:
+    e, s = nine()
+    j = e.judge(s, shot(TABLE, [HIT_1, RAIL_1], player="bob"))
+    assert has(j, "WPA 6.13", Outcome.REVIEW)

@@ -1,0 +1,158 @@
+"""14.1 straight pool (RULES §6, WPA 4.x, EST)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from test_rules_helpers import FOOT_X, check_json, engine, has, orders_of, shot
+
+from adjudication.calls import Outcome
+from adjudication.declarations import Declaration
+
+TABLE = [("cue_ball", -300, 0), ("ball_1", 300, 100), ("ball_2", 400, -200), ("ball_3", 100, 400)]
+HIT_1 = ("contact", 1.0, "cue_ball", "ball_1")
+POT_1 = ("pocket", 2.0, "ball_1", "foot_left")
+
+
+def sp(**kw):
+    e = engine("14.1", **kw)
+    s = e.start(["ann", "bob"])
+    return e, s.with_(breaking=False, ball_in_hand=None, pool=replace(s.pool, opening_break=False))
+
+
+def test_wpa_4_7_point_per_ball_and_continue() -> None:
+    e, s = sp()
+    ev = [
+        HIT_1,
+        ("contact", 1.2, "ball_1", "ball_2"),
+        POT_1,
+        ("pocket", 2.1, "ball_2", "foot_right"),
+    ]
+    j = e.judge(s, shot(TABLE, ev), Declaration(called_ball="ball_1", called_pocket="foot_left"))
+    assert (
+        has(j, "WPA 4.7", Outcome.POINT) and j.state.scores == (2, 0) and j.state.shooter == "ann"
+    )
+    check_json(j)
+
+
+def test_wpa_4_4_miss_spots_illegally_pocketed_balls() -> None:
+    e, s = sp()
+    d = Declaration(called_ball="ball_1", called_pocket="side_left")
+    j = e.judge(s, shot(TABLE, [HIT_1, POT_1]), d)
+    assert has(j, "WPA 4.4", Outcome.LOSS_OF_TURN) and has(j, "WPA 4.6", Outcome.SPOT)
+    assert orders_of(j, "spot")[0].xy_mm[0] == pytest.approx((FOOT_X, 0.0))
+    assert j.state.scores == (0, 0) and "ball_1" in j.state.on_table
+
+
+def test_wpa_4_9_foul_minus_one_no_ball_in_hand_unless_scratch() -> None:
+    e, s = sp()
+    j = e.judge(s, shot(TABLE, [HIT_1]))  # no rail
+    assert has(j, "WPA 6.3", Outcome.FOUL) and j.state.scores == (-1, 0)
+    assert j.state.ball_in_hand is None and j.state.shooter == "bob"
+    j2 = e.judge(s, shot(TABLE, [HIT_1, ("pocket", 2.0, "cue_ball", "head_left")]))
+    assert j2.state.ball_in_hand == "behind_head_string"
+
+
+def test_wpa_6_2_does_not_apply_in_straight_pool() -> None:
+    e, s = sp()
+    j = e.judge(
+        s,
+        shot(
+            TABLE, [("contact", 1.0, "cue_ball", "ball_3"), ("cushion", 1.3, "ball_3", "left_foot")]
+        ),
+    )
+    assert not any(c.outcome is Outcome.FOUL for c in j.calls)
+
+
+def test_wpa_4_3_opening_break_breaking_foul_minus_two() -> None:
+    e = engine("14.1")
+    s = e.start(["ann", "bob"])
+    table = [("cue_ball", -900, 0), ("ball_1", FOOT_X, 0), ("ball_2", 700, 30)]
+    ev = [("contact", 1.0, "cue_ball", "ball_1"), ("cushion", 1.5, "ball_1", "foot")]
+    j = e.judge(s, shot(table, ev))
+    assert has(j, "WPA 4.3", Outcome.FOUL) and j.state.scores == (-2, 0)
+    assert j.state.fouls_in_a_row == (0, 0) and j.state.shooter == "bob"
+    j2 = e.judge(s, shot(table, ev), Declaration(option="rebreak"))
+    assert j2.state.shooter == "ann" and j2.state.breaking and orders_of(j2, "rerack")
+    ok = ev + [("cushion", 1.6, "ball_2", "left_foot"), ("cushion", 1.8, "cue_ball", "head")]
+    j3 = e.judge(s, shot(table, ok))
+    assert has(j3, "WPA 4.3", Outcome.LEGAL) and j3.state.scores == (0, 0)
+
+
+def test_est_6_scratch_on_otherwise_legal_break_is_standard_foul() -> None:
+    e = engine("14.1")
+    s = e.start(["ann", "bob"])
+    table = [("cue_ball", -900, 0), ("ball_1", FOOT_X, 0), ("ball_2", 700, 30)]
+    ev = [
+        ("contact", 1.0, "cue_ball", "ball_1"),
+        ("cushion", 1.5, "ball_1", "foot"),
+        ("cushion", 1.6, "ball_2", "foot"),
+        ("pocket", 2.0, "cue_ball", "head_left"),
+    ]
+    j = e.judge(s, shot(table, ev))
+    assert has(j, "WPA 6.1", Outcome.FOUL) and j.state.scores == (-1, 0)
+    assert j.state.ball_in_hand == "behind_head_string" and j.state.fouls_in_a_row == (1, 0)
+
+
+def test_wpa_4_11_three_fouls_minus_fifteen_rerack() -> None:
+    e, s = sp()
+    miss = shot(TABLE, [("cushion", 1.0, "cue_ball", "foot")])
+    j = e.judge(s, miss)
+    j = e.judge(j.state.with_(turn=0), miss)
+    j = e.judge(j.state.with_(turn=0), miss)
+    assert has(j, "WPA 4.11", Outcome.SERIOUS_FOUL)
+    assert j.state.scores == (-18, 0) and j.state.fouls_in_a_row == (0, 0)
+    assert j.state.shooter == "ann" and j.state.breaking and j.state.pool.opening_break
+    rack = orders_of(j, "rerack")[0]
+    assert len(rack.labels) == 15 and rack.labels[10] == "ball_1" and rack.labels[14] == "ball_5"
+
+
+def test_wpa_4_4_rerack_when_one_ball_left_sequence() -> None:
+    e, s = sp(straight_pool_target=150)
+    table = [("cue_ball", -300, 0), ("ball_1", 300, 100), ("ball_2", 0, -400)]
+    s = s.with_(on_table=("ball_1", "ball_2"), scores=(13, 0))
+    j = e.judge(
+        s, shot(table, [HIT_1, POT_1]), Declaration(called_ball="ball_1", called_pocket="foot_left")
+    )
+    assert j.state.scores == (14, 0) and j.state.shooter == "ann"
+    rack = orders_of(j, "rerack")[0]
+    assert len(rack.labels) == 14 and "ball_2" not in rack.labels
+    assert all(abs(x - FOOT_X) > 1 or abs(y) > 1 for x, y in rack.xy_mm)  # apex empty
+    assert len(j.state.on_table) == 15
+    # next shot breaks the rack off the 15th ball: a normal called shot
+    nxt = shot(
+        [
+            ("cue_ball", -300, 0),
+            ("ball_2", 0, -400),
+            *((lab, x, y) for lab, (x, y) in zip(rack.labels, rack.xy_mm, strict=True)),
+        ],
+        [("contact", 1.0, "cue_ball", "ball_2"), ("pocket", 2.0, "ball_2", "side_right")],
+        number=2,
+    )
+    j2 = e.judge(j.state, nxt)
+    assert j2.state.scores == (15, 0) and len(j2.state.on_table) == 14
+
+
+def test_wpa_4_8_fifteenth_ball_in_rack_area_goes_to_head_spot() -> None:
+    e, s = sp()
+    table = [("cue_ball", -300, 0), ("ball_1", 300, 100), ("ball_2", 700, 0)]
+    j = e.judge(s, shot(table, [HIT_1, POT_1]), Declaration(called_ball="ball_1"))
+    spot = [o for o in j.orders if o.kind == "spot" and o.rule == "WPA 4.8"]
+    assert (
+        spot and spot[0].labels == ("ball_2",) and spot[0].xy_mm[0] == pytest.approx((-635.0, 0.0))
+    )
+
+
+def test_wpa_4_4_target_score_wins_match() -> None:
+    e, s = sp(straight_pool_target=50)
+    s = s.with_(scores=(49, 10))
+    j = e.judge(s, shot(TABLE, [HIT_1, POT_1]))
+    assert has(j, "WPA 4.4", Outcome.MATCH_WIN) and j.state.winner == 0
+
+
+def test_est_7_4_safety_pocketed_balls_spotted() -> None:
+    e, s = sp()
+    j = e.judge(s, shot(TABLE, [HIT_1, POT_1]), Declaration(safety=True))
+    assert has(j, "EST §7.4", Outcome.LOSS_OF_TURN) and orders_of(j, "spot")
+    assert j.state.scores == (0, 0)
