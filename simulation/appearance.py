@@ -203,7 +203,9 @@ def _jitter(rng: np.random.Generator, bgr: BGR, amount: float) -> BGR:
     return tuple(float(np.clip(c * k, 0, 255)) for c, k in zip(bgr, g, strict=True))  # type: ignore[return-value]
 
 
-def _broadcast_shift(colours: tuple[BGR, ...], rng: np.random.Generator, k: float) -> tuple[BGR, ...]:
+def _broadcast_shift(
+    colours: tuple[BGR, ...], rng: np.random.Generator, k: float
+) -> tuple[BGR, ...]:
     """Broadcast colour: the 4 pinkish, the 1 gold, the 5 orange-red, the 7 brown."""
     targets: dict[int, BGR] = {
         1: (30.0, 170.0, 235.0),  # gold
@@ -241,11 +243,7 @@ def random_appearance(
     else:
         cloth = _jitter(rng, CLOTH_CHOICES_BGR[rng.integers(len(CLOTH_CHOICES_BGR))], 0.06)
         rail_style = "black" if rng.random() < 0.6 else "wood"
-        rail = (
-            (u(20, 40),) * 3
-            if rail_style == "black"
-            else (u(25, 60), u(55, 100), u(100, 160))
-        )
+        rail = (u(20, 40),) * 3 if rail_style == "black" else (u(25, 60), u(55, 100), u(100, 160))
     lamps = tuple(
         Lamp(
             (lp.xy_mm[0] + u(-80, 80) * r, lp.xy_mm[1] + u(-80, 80) * r),
@@ -273,7 +271,7 @@ def random_appearance(
         diamonds=not novuss,
         diamond_bgr=_jitter(rng, base.diamond_bgr, 0.03),
         pocket_bgr=(u(5, 20),) * 3,
-        floor_bgr=(u(20, 90), u(20, 80), u(20, 80)),
+        floor_bgr=_jitter(rng, (u(25, 80),) * 3, 0.25),
         clutter_count=int(rng.integers(0, 60) * r),
         sponsor_boards=(not novuss) and rng.random() < 0.6 * r,
         ball_bgr=_broadcast_shift(base.ball_bgr, rng, r),

@@ -92,9 +92,13 @@ class _Canvas:
         return np.zeros((self.h, self.w), np.uint8)
 
     def paint(self, mask: np.ndarray, bgr: tuple[float, ...], alpha: float = 1.0) -> None:
-        a = (mask.astype(np.float32) * (alpha / 255.0))[..., None]
-        self.img *= 1.0 - a
-        self.img += a * np.asarray(bgr, np.float32)
+        x, y, w, h = cv2.boundingRect(mask)
+        if w == 0 or h == 0:
+            return
+        a = (mask[y : y + h, x : x + w].astype(np.float32) * (alpha / 255.0))[..., None]
+        roi = self.img[y : y + h, x : x + w]
+        roi *= 1.0 - a
+        roi += a * np.asarray(bgr, np.float32)
 
     def line_mask(self, a_xy, b_xy, width_mm: float) -> np.ndarray:  # type: ignore[no-untyped-def]
         m = self.mask()
@@ -106,8 +110,15 @@ class _Canvas:
     def circle_mask(self, c_xy, r_mm: float, width_mm: float | None = None) -> np.ndarray:  # type: ignore[no-untyped-def]
         m = self.mask()
         th = -1 if width_mm is None else max(1, round(width_mm * self.ppm))
-        cv2.circle(m, tuple(self.px(np.array(c_xy))), round(r_mm * self.ppm * _ONE), 255, th,
-                   cv2.LINE_AA, _SHIFT)
+        cv2.circle(
+            m,
+            tuple(self.px(np.array(c_xy))),
+            round(r_mm * self.ppm * _ONE),
+            255,
+            th,
+            cv2.LINE_AA,
+            _SHIFT,
+        )
         return m
 
 
@@ -125,18 +136,22 @@ def table_texture(
     cloth = np.asarray(app.cloth_bgr, np.float32)
 
     # --- surface
-    if novuss:
+    if app.surface_texture_amp <= 0:
+        tone = np.ones((cv.h, cv.w), np.float32)
+    elif novuss:
         warp = _blurred_noise(rng, (cv.h, cv.w), 40 * ppm) * 6.0
         period = rng.uniform(4.0, 9.0)
         grain = np.sin(2 * np.pi * (y + warp) / period) + 0.5 * np.sin(
             2 * np.pi * (y + 1.7 * warp) / (period * 0.37)
         )
-        tone = 1.0 + app.surface_texture_amp * (0.5 * grain + _blurred_noise(rng, (cv.h, cv.w),
-                                                                               60 * ppm))
+        tone = 1.0 + app.surface_texture_amp * (
+            0.5 * grain + _blurred_noise(rng, (cv.h, cv.w), 60 * ppm)
+        )
     else:
         fibre = _blurred_noise(rng, (cv.h, cv.w), 1.0)
-        tone = 1.0 + app.surface_texture_amp * (0.6 * fibre + _blurred_noise(rng, (cv.h, cv.w),
-                                                                               80 * ppm))
+        tone = 1.0 + app.surface_texture_amp * (
+            0.7 * fibre + 0.35 * _blurred_noise(rng, (cv.h, cv.w), 80 * ppm)
+        )
     cv.img[:] = cloth * tone[..., None]
 
     if not novuss and app.wear_amp > 0:  # worn, lighter cloth at the break area and spots
@@ -173,8 +188,9 @@ def table_texture(
             length, width = rng.uniform(20, 160), rng.uniform(4, 30)
             ang = rng.uniform(0, 180)
             ctr = (float((c[0] + ex) * ppm), float((c[1] + ey) * ppm))
-            cv2.ellipse(pm, (ctr, (length * ppm, width * ppm), ang), rng.uniform(0.3, 1.0), -1,
-                        cv2.LINE_AA)
+            cv2.ellipse(
+                pm, (ctr, (length * ppm, width * ppm), ang), rng.uniform(0.3, 1.0), -1, cv2.LINE_AA
+            )
         pm = cv2.GaussianBlur(pm, (0, 0), 3 * ppm)
         speck = np.clip(1.0 + 0.5 * _blurred_noise(rng, (cv.h, cv.w), 1.5), 0, 2)
         a = np.clip(pm * speck * app.powder_alpha, 0, 0.8)[..., None]
@@ -184,12 +200,14 @@ def table_texture(
 
     # --- rails (and the cloth-covered cushion tops of a pool table)
     band = ~inside
-    if app.rail_style == "wood" or novuss:
+    if app.realism <= 0:
+        rail_tone = np.ones((cv.h, cv.w), np.float32)
+    elif app.rail_style == "wood" or novuss:
         along = np.where(np.abs(x) > hx, y, x)
         across = np.where(np.abs(x) > hx, x, y)
         warp = _blurred_noise(rng, (cv.h, cv.w), 25 * ppm) * 4
-        grain = np.sin(2 * np.pi * (across + warp + 0.02 * along) / 5.0)
-        rail_tone = 1.0 + 0.12 * grain * max(app.realism, 0.3)
+        grain = np.sin(2 * np.pi * (across + warp + 0.02 * along) / 9.0)
+        rail_tone = 1.0 + 0.08 * grain * app.realism
     else:
         rail_tone = 1.0 + 0.03 * _blurred_noise(rng, (cv.h, cv.w), 2.0) * app.realism
     rail_img = np.asarray(app.rail_bgr, np.float32) * np.asarray(rail_tone, np.float32)[..., None]
@@ -197,8 +215,9 @@ def table_texture(
     if not novuss:
         nose_dist = np.maximum(np.abs(x) - hx, np.abs(y) - hy)
         cushion = band & (nose_dist < CUSHION_TOP_MM)
-        cv.img[cushion] = cloth * 0.85 * (1 + 0.15 * (1 - nose_dist[cushion] / CUSHION_TOP_MM)[
-            :, None])
+        cv.img[cushion] = (
+            cloth * 0.85 * (1 + 0.15 * (1 - nose_dist[cushion] / CUSHION_TOP_MM)[:, None])
+        )
         if app.diamonds:
             for dxy in spec.diamonds_xy_mm:
                 horizontal = abs(dxy[1]) > hy  # on a long rail: long axis across the rail
@@ -218,18 +237,18 @@ def table_texture(
     # --- pockets: dark cups (pool) or holes with a cloth bag under them (Novuss)
     for p in spec.pockets:
         cx, cy = p.centre_xy_mm
-        rho = np.sqrt((x - cx) ** 2 + (y - cy) ** 2) / p.hole_radius_mm
         m = cv.circle_mask(p.centre_xy_mm, p.hole_radius_mm)
+        bx, by, bw, bh = cv2.boundingRect(m)
+        sl = (slice(by, by + bh), slice(bx, bx + bw))
+        rho = np.sqrt((x[sl] - cx) ** 2 + (y[sl] - cy) ** 2) / p.hole_radius_mm
         col = np.asarray(app.pocket_bgr, np.float32)
         shade = 0.6 + 1.2 * np.clip(rho, 0, 1) ** 4
-        a = (m.astype(np.float32) / 255)[..., None]
-        cv.img = cv.img * (1 - a) + a * (col * shade[..., None])
+        a = (m[sl].astype(np.float32) / 255)[..., None]
+        cv.img[sl] = cv.img[sl] * (1 - a) + a * (col * shade[..., None])
 
     # --- diffuse light pool from the lamps (view independent)
     if app.surface_light_falloff > 0:
-        d2 = np.min(
-            [((x - lp.xy_mm[0]) ** 2 + (y - lp.xy_mm[1]) ** 2) for lp in app.lamps], axis=0
-        )
+        d2 = np.min([((x - lp.xy_mm[0]) ** 2 + (y - lp.xy_mm[1]) ** 2) for lp in app.lamps], axis=0)
         fall = 1.0 - app.surface_light_falloff * np.clip(d2 / (hx**2 + hy**2), 0, 1.5)
         cv.img *= fall[..., None]
     img = np.clip(cv.img + 0.5, 0, 255).astype(np.uint8)
@@ -244,15 +263,20 @@ def floor_texture(spec: TableSpec, app: Appearance, rng: np.random.Generator) ->
     ppm = 0.3 if spec.family is Family.POOL else 0.5
     cv = _Canvas((-ex, -ey), (2 * ex, 2 * ey), ppm)
     base = np.asarray(app.floor_bgr, np.float32)
-    tone = 1.0 + 0.15 * app.realism * _blurred_noise(rng, (cv.h, cv.w), 200 * ppm)
-    cv.img[:] = base * tone[..., None]
+    cv.img[:] = base
+    if app.realism > 0:
+        cv.img *= (1.0 + 0.15 * app.realism * _blurred_noise(rng, (cv.h, cv.w), 200 * ppm))[
+            ..., None
+        ]
     edge = max(0.0, 1.0)
     table_r = math.hypot(hx, hy)
     for _ in range(app.clutter_count):  # spectators, chairs, bags: blobs away from the table
         ang = rng.uniform(0, 2 * np.pi)
         dist = rng.uniform(table_r + 500, table_r + ext * 0.9)
-        c = (dist * math.cos(ang) * (hx + 600) / table_r, dist * math.sin(ang) * (hy + 600) /
-             table_r)
+        c = (
+            dist * math.cos(ang) * (hx + 600) / table_r,
+            dist * math.sin(ang) * (hy + 600) / table_r,
+        )
         col = tuple(float(v) for v in rng.uniform(20, 230, size=3))
         m = cv.mask()
         ctr = ((c[0] + ex) * ppm, (c[1] + ey) * ppm)
