@@ -46,6 +46,26 @@ _STATIONARY, _SLIDING, _ROLLING = 0, 1, 2
 _V_EPS_MM_S = 1e-6
 #: Two bodies (or a body and a cushion) closer than this and approaching collide now.
 _CONTACT_TOL_MM = 1e-6
+#: A contact counts only when the normal approach speed exceeds the rest speed
+#: ``_V_EPS_MM_S``: a smaller approach is float noise on two bodies already touching
+#: (bodies at rest in a cluster, a pawn pressed against a rail). Its impulse would be below
+#: the rounding of the velocities, so resolving it would change nothing and the same
+#: contact would be found again at the same instant, forever.
+#: Contacts slower than this are perfectly inelastic (the approach is removed, nothing
+#: bounces back). A touching cluster hit softly, or a row of pawns pressed against a rail,
+#: otherwise rattles in a geometric series of ever smaller bounces (inelastic collapse)
+#: that needs thousands of events to reach rest. 1 mm/s is far below what a camera sees
+#: and what changes a shot's outcome (a bounce of 1 mm/s travels 0.05 mm on Novuss).
+_INELASTIC_BELOW_MM_S = 1.0
+#: ⚙ Two bodies that friction keeps pressing together after they meet (a push) are
+#: modelled as a chatter of contacts at least this far apart in time: each contact sends
+#: them apart at ``|relative acceleration| x _PUSH_PERIOD_S / 2`` when the restitution
+#: alone would send them apart slower. A longer period means fewer events and a coarser
+#: push (the gap stays below ``|a| period^2 / 8``: 2 um at 4 m/s^2 and 2 ms).
+_PUSH_PERIOD_S = 2e-3
+#: The slowest parting speed of a push, so that even a vanishing pressing acceleration
+#: separates the pair by more than ``_V_EPS_MM_S``.
+_PUSH_MIN_SEPARATION_MM_S = 1e-3
 #: A body up to this far into a cushion line (float drift, a caller's sloppy placement)
 #: still counts as in front of it; deeper means it is behind that wall.
 _PENETRATION_BAND_MM = 1.0
@@ -495,14 +515,19 @@ def _entry_times(
     tau_max: np.ndarray,
     *,
     inside_counts: bool,
+    pressing_counts: bool = False,
 ) -> np.ndarray:
     """Earliest ``tau`` in ``[0, tau_max]`` at which ``|p + v tau + a tau^2 / 2|`` falls to
     ``radius`` (crossing inward), for K rows of relative motion; ``inf`` where none.
 
     ``|q(tau)|^2 - radius^2`` is a quartic. A pair already touching (within
-    ``_CONTACT_TOL_MM``) and approaching collides at 0; with ``inside_counts`` (pockets)
-    any start inside counts at 0. Roots come from the companion matrix (``numpy.roots``),
-    are kept when real and approaching, and are polished by Newton steps.
+    ``_CONTACT_TOL_MM``) and approaching faster than ``_V_EPS_MM_S`` collides at 0; with
+    ``inside_counts`` (pockets) any start inside counts at 0; with ``pressing_counts`` (pairs
+    of bodies) so does a touching pair that is not parting while its relative acceleration
+    presses it together (a push, which would otherwise sink in without ever crossing the
+    radius). Roots come from the companion
+    matrix (``numpy.roots``), are kept when real and approaching faster than
+    ``_V_EPS_MM_S``, and are polished by Newton steps.
     """
     k = len(p)
     out = np.full(k, np.inf)
@@ -515,7 +540,10 @@ def _entry_times(
     dist = np.sqrt(np.einsum("ij,ij->i", p, p))
     c0 = (dist - radius) * (dist + radius)
     touching = dist - radius <= _CONTACT_TOL_MM
-    now = touching & (c1 < 0)
+    # c1 = 2 q.q' and the approach speed is -q.q'/|q|.
+    now = touching & (c1 < -2.0 * dist * _V_EPS_MM_S)
+    if pressing_counts:  # touching, not parting, and |q| curving inward: q.q'' + |q'|^2 < 0
+        now |= touching & (c1 <= 2.0 * dist * _V_EPS_MM_S) & (c2 < 0)
     if inside_counts:
         now |= dist < radius
     out[now] = 0.0
@@ -525,11 +553,12 @@ def _entry_times(
         reach = np.where(speed + acc > 0, speed * tau_max + 0.5 * acc * tau_max**2, 0.0)
     candidates = np.flatnonzero(~now & (speed + acc > 0) & (dist - radius <= reach + 1e-9))
     for i in candidates:
-        out[i] = _first_entry_root((c4[i], c3[i], c2[i], c1[i], c0[i]), float(tau_max[i]))
+        coeffs = (c4[i], c3[i], c2[i], c1[i], c0[i])
+        out[i] = _first_entry_root(coeffs, float(tau_max[i]), float(radius[i]))
     return out
 
 
-def _first_entry_root(coeffs: tuple[float, ...], tau_max: float) -> float:
+def _first_entry_root(coeffs: tuple[float, ...], tau_max: float, radius: float) -> float:
     roots = np.roots(coeffs)
     if len(roots) == 0:
         return math.inf
@@ -547,7 +576,8 @@ def _first_entry_root(coeffs: tuple[float, ...], tau_max: float) -> float:
             tau -= f / df
         f = (((c4 * tau + c3) * tau + c2) * tau + c1) * tau + c0
         df = ((4 * c4 * tau + 3 * c3) * tau + 2 * c2) * tau + c1
-        if df < 0 and abs(f) <= 1e-6 * scale and 0.0 <= tau <= tau_max:
+        # At the root |q| = radius, so df = -2 radius (approach speed).
+        if df < -2.0 * radius * _V_EPS_MM_S and abs(f) <= 1e-6 * scale and 0.0 <= tau <= tau_max:
             return float(tau)
     return math.inf
 
@@ -565,7 +595,7 @@ def _wall_times(
     lo, hi = -ext, model.wall_len + ext
     out = np.full(len(n), np.inf)
     s0 = np.einsum("wj,wj->w", r - origin, t)
-    now = (d0 <= _CONTACT_TOL_MM) & (d0 >= -_PENETRATION_BAND_MM) & (d1 < 0)
+    now = (d0 <= _CONTACT_TOL_MM) & (d0 >= -_PENETRATION_BAND_MM) & (d1 < -_V_EPS_MM_S)
     now &= (s0 >= lo) & (s0 <= hi)
     with np.errstate(divide="ignore", invalid="ignore"):
         disc = d1 * d1 - 4.0 * d2 * d0
@@ -575,7 +605,7 @@ def _wall_times(
     for tau in roots:
         with np.errstate(invalid="ignore"):
             ok = (disc >= 0) & (tau > 0) & (tau <= tau_max)
-            ok &= d1 + 2.0 * d2 * tau < 0
+            ok &= d1 + 2.0 * d2 * tau < -_V_EPS_MM_S
         tau_ok = np.where(ok, tau, 0.0)
         pos = r + np.outer(tau_ok, v) + 0.5 * np.outer(tau_ok**2, a)
         s = np.einsum("wj,wj->w", pos - origin, t)
@@ -648,8 +678,11 @@ class _Engine:
         w = self.w[idx] + self.alpha[idx] * tau
         return r, v, w
 
-    def _set_motion(self, i: int, t: float, r: np.ndarray, v: np.ndarray, w: np.ndarray) -> bool:
-        """Start body i's next trajectory segment at t; True if it is at rest."""
+    def _motion(
+        self, i: int, v: np.ndarray, w: np.ndarray
+    ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
+        """Body i's motion mode from velocity v and spin w: ``(mode, v, w, acc, alpha, dt)``,
+        dt the time to its next transition. Changes nothing."""
         m = self.m
         radius = self.radius[i]
         w = w.copy()
@@ -684,6 +717,11 @@ class _Engine:
         if mode == _STATIONARY:
             v = np.zeros(2)
             w[:2] = 0.0
+        return mode, v, w, acc, alpha, dt
+
+    def _set_motion(self, i: int, t: float, r: np.ndarray, v: np.ndarray, w: np.ndarray) -> bool:
+        """Start body i's next trajectory segment at t; True if it is at rest."""
+        mode, v, w, acc, alpha, dt = self._motion(i, v, w)
         self.t_ref[i] = t
         self.r[i] = r
         self.v[i] = v
@@ -733,6 +771,7 @@ class _Engine:
                 self.radius[i] + self.radius[others],
                 tau_max,
                 inside_counts=False,
+                pressing_counts=True,
             )
             self.pair_t[i, others] = t + taus
             self.pair_t[others, i] = t + taus
@@ -894,7 +933,7 @@ class _Engine:
             normal = rel / np.linalg.norm(rel)
             name = m.point_names[j - n_walls]
         v_n = float(v @ normal)
-        if v_n >= 0:  # grazing: nothing to do, but never predict it again from here
+        if v_n >= -_V_EPS_MM_S:  # grazing: nothing to do, but never predict it again here
             self._set_motion(i, t, r, v, w)
             return [i]
         self._event("cushion", t, (self._id(i),), r, cushion=name, speed_mm_s=-v_n)
@@ -903,9 +942,10 @@ class _Engine:
             return [i]
         v_t = v - v_n * normal
         slip = math.hypot(v_t[0], v_t[1])
-        v_new = v_t - m.e_wall * v_n * normal
+        e = m.e_wall if -v_n >= _INELASTIC_BELOW_MM_S else 0.0
+        v_new = v_t - e * v_n * normal
         if slip > 0:
-            loss = min(m.mu_wall * (1 + m.e_wall) * -v_n, m.stick_fraction * slip)
+            loss = min(m.mu_wall * (1 + e) * -v_n, m.stick_fraction * slip)
             v_new -= loss * v_t / slip
         if m.pool:  # drop the roll toward the cushion, keep the roll along it
             s = np.array([w[1], -w[0]])
@@ -937,14 +977,30 @@ class _Engine:
         d = r[1] - r[0]
         normal = d / np.linalg.norm(d)
         approach = float((v[0] - v[1]) @ normal)
-        if approach <= 0:  # already separating: nothing to resolve
+        pressing = float((self.acc[j] - self.acc[i]) @ normal) < 0
+        if approach <= _V_EPS_MM_S and not pressing:  # separating, or float noise at rest
             self.pair_t[i, j] = self.pair_t[j, i] = np.inf
             return []
         mi, mj = self.mass[i], self.mass[j]
-        impulse = (1 + self.m.e_pair) * mi * mj / (mi + mj) * approach
-        v_new = v.copy()
-        v_new[0] -= impulse / mi * normal
-        v_new[1] += impulse / mj * normal
+        e = self.m.e_pair if approach >= _INELASTIC_BELOW_MM_S else 0.0
+
+        def leaving(separation: float) -> np.ndarray:
+            impulse = mi * mj / (mi + mj) * (approach + separation)
+            return np.stack([v[0] - impulse / mi * normal, v[1] + impulse / mj * normal])
+
+        separation = e * approach
+        v_new = leaving(separation)
+        # A push: friction still drives the pair together after the impact (a ball with
+        # follow behind the ball it just hit, a disc curving into another). The pair then
+        # chatters: it leaves at least fast enough to touch again only after
+        # _PUSH_PERIOD_S, instead of touching again at once, forever.
+        acc_after = [self._motion(b, v_new[k], w[k])[3] for k, b in enumerate((i, j))]
+        pressing_after = float((acc_after[1] - acc_after[0]) @ normal)
+        if pressing_after < 0:
+            floor = max(-pressing_after * _PUSH_PERIOD_S / 2, _PUSH_MIN_SEPARATION_MM_S)
+            if separation < floor:
+                separation = floor
+                v_new = leaving(separation)
         striker, other = (i, j) if np.linalg.norm(v[0]) >= np.linalg.norm(v[1]) else (j, i)
         s = 0 if striker == i else 1
         self._event("contact", t, (self._id(striker), self._id(other)), r[s], speed_mm_s=approach)

@@ -303,6 +303,148 @@ def test_break_from_frozen_balls_without_gaps_still_finishes():
     assert set(result.final.status.tolist()) <= {ON_TABLE, POCKETED}
 
 
+# --------------------------------------------------------------- resting contacts (Zeno)
+
+# A 14.1 shot at 2.9 m/s into a rack frozen with 0.08 mm gaps (ids 1..16, cue ball first).
+# The old engine resolved a contact of two touching balls at an approach of 1.5e-17 mm/s
+# whose impulse was lost to rounding, and found it again at the same instant, forever.
+POOL_ZENO_LABELS = ["cue_ball", "ball_11", "ball_8", "ball_14", "ball_2", "ball_9", "ball_7"]
+POOL_ZENO_LABELS += ["ball_13", "ball_4", "ball_10", "ball_15", "ball_1", "ball_6", "ball_3"]
+POOL_ZENO_LABELS += ["ball_12", "ball_5"]
+POOL_ZENO_XY = [
+    [-752.7827345749981, 340.22549178860044],
+    [634.9819503084291, 0.019967044602602856],
+    [684.568728623047, -28.625619591933205],
+    [684.5600317606725, 28.63396744773037],
+    [734.1411748214912, -57.21623075849565],
+    [734.1209639037402, -0.0002790792507302957],
+    [734.1323352912401, 57.21243210851832],
+    [783.6901254204271, -85.85414193581879],
+    [783.7030876226837, -28.632431422507512],
+    [783.6950688370712, 28.6298035400931],
+    [783.6769943167567, 85.86081792957657],
+    [833.2654232530546, -114.47925931129319],
+    [833.2588352570272, -57.24995201265652],
+    [833.2506699929557, -0.002533317912973891],
+    [833.2386655477782, 57.22299770578302],
+    [833.2627840475748, 114.45265808349617],
+]
+POOL_ZENO_STRIKE = Strike(
+    1, -0.11150326764402552, 2877.033233110073, 0.016932965831256506, -0.033726506528202124
+)
+# Novuss doubles: the puck (id 1) and 32 pawns in touching rows (30 mm apart) against the
+# four rails. Same failure, between two pawns of the row on the bottom rail.
+_ROW = [15.0, 45.0, 75.0, 105.0, -15.0, -45.0, -75.0, -105.0]
+NOVUSS_ZENO_LABELS = ["puck"] + ["red_pawn"] * 8 + ["black_pawn"] * 8
+NOVUSS_ZENO_LABELS += ["red_pawn"] * 8 + ["black_pawn"] * 8
+NOVUSS_ZENO_XY = [[-182.04999999999998, -375.90000000000003]]
+NOVUSS_ZENO_XY += [[s, 485.0] for s in _ROW] + [[485.0, -s] for s in _ROW]
+NOVUSS_ZENO_XY += [[-s, -485.0] for s in _ROW] + [[-485.0, s] for s in _ROW]
+NOVUSS_ZENO_STRIKE = Strike(1, 1.5304666863120424, 3635.9999627496295)
+
+
+def assert_finished_legally(spec, result: ShotResult) -> None:
+    """Every body on the table, pocketed or off; none overlapping or escaped at rest."""
+    radii = np.array([spec.object_for(label).radius_mm for label in result.start.labels])
+    on = result.final.status == ON_TABLE
+    assert set(result.final.status.tolist()) <= {ON_TABLE, POCKETED, OFF_TABLE}
+    xy, r = result.final.xy_mm[on], radii[on]
+    gaps = np.linalg.norm(xy[:, None] - xy[None], axis=2) - r[:, None] - r[None]
+    np.fill_diagonal(gaps, np.inf)
+    assert gaps.min(initial=np.inf) >= -0.01
+    assert escaped_mm(spec, xy, r).max(initial=0.0) <= 1e-6
+    times = [e.t_s for e in result.events]
+    assert times == sorted(times)
+
+
+@pytest.mark.parametrize(
+    ("spec", "labels", "xy", "strike", "t0_s"),
+    [
+        (POOL, POOL_ZENO_LABELS, POOL_ZENO_XY, POOL_ZENO_STRIKE, 3.274519291766778),
+        (NOVUSS, NOVUSS_ZENO_LABELS, NOVUSS_ZENO_XY, NOVUSS_ZENO_STRIKE, 4.763486138302781),
+    ],
+    ids=["pool_14_1_frozen_rack", "novuss_rows_against_the_rails"],
+)
+def test_touching_clusters_come_to_rest_without_a_zeno_cascade(spec, labels, xy, strike, t0_s):
+    bodies = Bodies.make(labels, xy, ids=range(1, len(labels) + 1))
+    started = time.process_time()
+    result = simulate_shot(spec, physics_for(spec), bodies, strike, t0_s=t0_s)
+    assert time.process_time() - started < 3.0
+    assert_finished_legally(spec, result)
+    assert len(result.events) < 2000
+
+
+def random_pool_cluster(rng: np.random.Generator) -> tuple[list[str], np.ndarray]:
+    """A triangle of 3-15 frozen or nearly frozen balls, anywhere or flush to a cushion,
+    with the cue ball and a few more scattered around it."""
+    gap = float(rng.choice([0.0, 0.0, 0.08, rng.uniform(0.0, 0.1)]))
+    d = 2 * R + gap
+    rows = int(rng.integers(2, 6))
+    pts = np.array(
+        [(r * d * math.sqrt(3) / 2, (j - r / 2) * d) for r in range(rows) for j in range(r + 1)]
+    )
+    angle = rng.uniform(0.0, 2 * math.pi)
+    pts = pts @ np.array([[math.cos(angle), math.sin(angle)], [-math.sin(angle), math.cos(angle)]])
+    span = np.array([HX - R, HY - R])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    offset = rng.uniform(-span - lo, span - hi)
+    side = int(rng.integers(0, 5))  # 0: free, 1-4: flush to a cushion
+    axis = (side - 1) // 2
+    if side:
+        offset[axis] = span[axis] - hi[axis] if side % 2 else -span[axis] - lo[axis]
+    xy = list(pts + offset)
+    for _ in range(200):
+        c = rng.uniform(-span, span)
+        if len(xy) < 16 and np.linalg.norm(np.array(xy) - c, axis=1).min() >= 2 * R:
+            xy.insert(0, c)
+    return ["cue_ball"] + [f"ball_{k}" for k in range(1, len(xy))], np.array(xy)
+
+
+def random_novuss_rows(rng: np.random.Generator) -> tuple[list[str], np.ndarray]:
+    """Rows of 0-8 pawns touching (or 0.1 mm apart) against each rail, a few loose pawns
+    and the puck somewhere free."""
+    r, half = 15.0, 500.0
+    gap = float(rng.choice([0.0, 0.1, rng.uniform(0.0, 0.1)]))
+    xy: list[tuple[float, float]] = []
+    for rail in range(4):
+        count = int(rng.integers(0, 9))
+        s0 = rng.uniform(-300.0, 300.0 - count * (2 * r + gap))
+        for k in range(count):
+            s = s0 + k * (2 * r + gap)
+            xy.append([(s, half - r), (half - r, s), (s, r - half), (r - half, s)][rail])
+    for _ in range(int(rng.integers(0, 6))):
+        c = tuple(rng.uniform(-400.0, 400.0, 2))
+        if not xy or np.linalg.norm(np.array(xy) - c, axis=1).min() >= 2 * r:
+            xy.append(c)
+    for _ in range(100):
+        puck = tuple(rng.uniform(-half + 22.5, half - 22.5, 2))
+        if not xy or np.linalg.norm(np.array(xy) - puck, axis=1).min() >= r + 22.5:
+            break
+    labels = ["puck"] + [str(rng.choice(["red_pawn", "black_pawn"])) for _ in xy]
+    return labels, np.array([puck, *xy])
+
+
+@pytest.mark.slow
+def test_random_shots_into_touching_clusters_always_finish():
+    rng = np.random.default_rng(2024)
+    done = 0
+    for k in range(220):
+        spec = POOL if k % 2 == 0 else NOVUSS
+        labels, xy = (random_pool_cluster if spec is POOL else random_novuss_rows)(rng)
+        target = xy[rng.integers(1, len(xy))] if len(xy) > 1 else np.zeros(2)
+        heading = math.atan2(target[1] - xy[0, 1], target[0] - xy[0, 0]) + rng.normal(0, 0.05)
+        spin = {"follow": rng.uniform(-0.5, 0.5), "english": rng.uniform(-0.5, 0.5)}
+        strike = Strike(0, heading, rng.uniform(100.0, 6000.0), **(spin if spec is POOL else {}))
+        try:
+            bodies = Bodies.make(labels, xy)
+            result = simulate_shot(spec, physics_for(spec), bodies, strike, t0_s=1.0)
+        except ValueError:  # a random layout over a pocket or a hole
+            continue
+        assert_finished_legally(spec, result)
+        done += 1
+    assert done >= 180
+
+
 def test_two_runs_are_identical_bit_for_bit():
     a, b = break_shot(), break_shot()
     assert a.events == b.events
