@@ -4,7 +4,6 @@ and raises ``UsageError`` for bad input."""
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 import time
@@ -34,10 +33,9 @@ def _progress_bar(total_desc: str):  # type: ignore[no-untyped-def]
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from cueref.stream import JsonlSink
     from simulation.clip import render_clip
     from simulation.match import ClipSettings
-
-    from cueref.stream import JsonlSink
 
     game = _game(args.game)
     table = _table(args.table) if args.table else None
@@ -78,10 +76,9 @@ def demo_clip() -> tuple[Path, Path]:
 def cmd_demo(args: argparse.Namespace) -> int:
     from adjudication.rules import engine_for
     from calibration.tables import get_table
-    from simulation.groundtruth import load_sidecar, shots_from_sidecar
-
     from cueref.overlay import write_overlay
     from cueref.stream import JsonlSink, match_start
+    from simulation.groundtruth import load_sidecar, shots_from_sidecar
 
     out = _out_dir(args.out)
     video, side_path = demo_clip()

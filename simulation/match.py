@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,7 @@ from calibration.tables import Family, TableSpec, get_table
 from simulation import physics
 from simulation.bots import BotSettings, NovussBot, PoolBot, ShotPlan
 from simulation.camera import CameraModel, CameraSetup, overhead_camera
-from simulation.racks import cue_ball_in_kitchen, novuss_start, pool_rack
+from simulation.racks import cue_ball_in_kitchen, pool_rack
 from simulation.render import Occluder
 
 log = logging.getLogger(__name__)
@@ -253,7 +253,9 @@ class Director:
 
     def _init_objects(self) -> None:
         if self.spec.family is Family.NOVUSS:
-            labels, xy = novuss_start(self.spec, doubles=self.game is Game.NOVUSS_DOUBLES)
+            # Who sits where is the rules engine's business (doubles seating, colours).
+            rows = self.engine.setup_order(self.engine.start(self.players))  # type: ignore[attr-defined]
+            labels, xy = rows.labels, np.asarray(rows.xy_mm, dtype=float)
             labels = ("puck", *labels)
             # The puck waits off the board, beside the first shooter's rail.
             xy = np.vstack([[0.0, -self.spec.half_wh_mm[1] - 120.0], np.asarray(xy)])
@@ -328,7 +330,10 @@ class Director:
 
     def setup_sequence(self) -> None:
         """Objects are put on the table by hand, a few at a time (a set-up or a rack)."""
-        order = [i for i in range(len(self.labels)) if self.labels[i] not in ("cue_ball", "puck")]
+        mid_rack = self.settings.case in ("split_hit", "ball_in_pocket")
+        order = [i for i in range(len(self.labels))
+                 if self.pose.status[i] == REMOVED
+                 and (self.labels[i] not in ("cue_ball", "puck") or mid_rack)]
         self.hold(0.4)
         for k in range(0, len(order), 4):
             chunk = order[k:k + 4]
@@ -348,6 +353,9 @@ class Director:
     def run(self) -> Script:
         s = self.settings
         state = self.engine.start(self.players)
+        self.scripted: dict[int, ShotPlan] = {}
+        if s.case in ("split_hit", "ball_in_pocket"):
+            state = self._mid_rack(s.case, state)
         self.states.append(state)
         self.setup_sequence()
         for number in range(1, s.shots + 1):
@@ -431,18 +439,93 @@ class Director:
             self._carry_out(order, number + 1)
         return judgement.state
 
+    def _mid_rack(self, case: str, state: MatchState) -> MatchState:
+        """Start mid-rack, as real clips do, with a first shot scripted for the hard case.
+
+        ``split_hit``: the cue ball meets the 1 and then the 2 about 8 ms apart, well inside
+        one frame. ``ball_in_pocket``: a straight-in pot, so the ball rests visible in the
+        cup for the rest of the clip. Two balls are already down, lying in pocket cups.
+        """
+        hx, hy = self.spec.half_wh_mm
+        R = self.spec.objects["ball"].radius_mm
+        xy = self.home_xy
+        labels = self.labels
+        idx = {lb: i for i, lb in enumerate(labels)}
+        objects = [lb for lb in labels if lb != "cue_ball"]
+        lowest = sorted(objects, key=lambda lb: int(lb.split("_")[1]))
+        placed: dict[str, tuple[float, float]] = {}
+        if case == "split_hit":
+            placed = {"cue_ball": (-0.3 * hx, 0.0), lowest[0]: (0.25 * hx, 35.0),
+                      lowest[1]: (0.25 * hx + 16.0, -35.0)}
+            plan = ShotPlan(kind="pot", striker="cue_ball", heading_rad=0.0, speed_mm_s=2000.0,
+                            target=lowest[0], pocket="foot_left")
+        else:
+            pocket = np.asarray(self.spec.pocket("foot_left").centre_xy_mm)
+            u = -pocket / np.linalg.norm(pocket)  # from the pocket toward the table centre
+            ball = pocket + u * 420.0
+            cue = ball + u * 500.0
+            placed = {"cue_ball": tuple(cue), lowest[0]: tuple(ball)}
+            heading = math.atan2(-u[1], -u[0])
+            plan = ShotPlan(kind="pot", striker="cue_ball", heading_rad=heading,
+                            speed_mm_s=1600.0, follow=-0.5, target=lowest[0],
+                            pocket="foot_left")
+        self.scripted[1] = plan
+        rest = [lb for lb in objects if lb not in placed]
+        down, rest = rest[:2], rest[2:]
+        for lb in rest:  # the other balls lie where play left them: anywhere clear
+            for _ in range(200):
+                p = self.rng.uniform([-hx + R + 5, -hy + R + 5], [hx - R - 5, hy - R - 5])
+                near_path = abs(p[1]) < 3 * R and case == "split_hit"
+                clear = all(math.dist(p, q) > 2 * R + 20 for q in placed.values())
+                if clear and not near_path and self._clear_of_plan(p, placed, plan, R):
+                    placed[lb] = (float(p[0]), float(p[1]))
+                    break
+        status = self.pose.status.copy()
+        z = self.pose.z_mm.copy()
+        for lb, p in placed.items():
+            xy[idx[lb]] = p
+        for k, lb in enumerate(down):  # already pocketed, resting in two cups
+            pocket = self.spec.pockets[(2 * k + 1) % len(self.spec.pockets)]
+            xy[idx[lb]] = pocket.centre_xy_mm
+            z[idx[lb]] = -physics.PoolPhysics().pocket_drop_mm
+            status[idx[lb]] = POCKETED
+        on = [lb for lb in objects if lb in placed]
+        self.pose = Pose(xy.copy(), z, status)
+        self.home_xy = xy
+        return state.with_(breaking=False, ball_in_hand=None, on_table=tuple(on))
+
+    def _clear_of_plan(self, p: np.ndarray, placed: dict[str, tuple[float, float]],
+                       plan: ShotPlan, R: float) -> bool:
+        """True when ``p`` is off the scripted shot's line (cue ball to target to pocket)."""
+        cue = np.asarray(placed["cue_ball"])
+        target = np.asarray(placed[plan.target or ""])
+        pocket = np.asarray(self.spec.pocket(plan.pocket or "foot_left").centre_xy_mm)
+        for a, b in ((cue, target), (target, pocket)):
+            ab = b - a
+            s = np.clip(np.dot(p - a, ab) / np.dot(ab, ab), 0, 1)
+            if np.linalg.norm(p - (a + s * ab)) < 3 * R:
+                return False
+        return True
+
     def _choose(self, number: int, state: MatchState) -> ShotPlan:
+        if number in self.scripted:
+            return self.scripted[number]
         layout = self.layout()
         if isinstance(self.bot, NovussBot):
-            ctx = self.engine.shooter_context(state)  # type: ignore[attr-defined]
+            nv = state.novuss
+            assert nv is not None
+            own = frozenset(f"{c}_pawn" for p, c in enumerate(nv.colours)
+                            if nv.colours[p] == nv.colours[state.turn])
             return self.bot.choose(layout.labels, layout.ids, layout.xy_mm,
-                                   side=ctx["side"], own_labels=frozenset(ctx["own_labels"]),
+                                   side=nv.sides[state.turn], own_labels=own,
                                    is_break=number == 1)
         targets = self.engine.legal_targets(state, layout)
-        is_break = number == 1 or bool(getattr(state, "is_break", False))
-        return self.bot.choose(layout.labels, layout.ids, layout.xy_mm, legal_targets=targets,
-                               ball_in_hand=state.ball_in_hand if number > 1 else
-                               "behind_head_string", is_break=is_break, game=self.game.value)
+        plan = self.bot.choose(layout.labels, layout.ids, layout.xy_mm, legal_targets=targets,
+                               ball_in_hand=state.ball_in_hand, is_break=state.breaking,
+                               game=self.game.value)
+        if self.settings.case == "cluster_break" and state.breaking:
+            plan = replace(plan, speed_mm_s=10500.0, follow=0.0, english=0.0)
+        return plan
 
     def _kitchen_spot(self) -> tuple[float, float]:
         xy = cue_ball_in_kitchen(self.spec, self.rng)

@@ -1,0 +1,81 @@
+"""The cueref command line, run as a user runs it: in a subprocess."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cueref.stream import read_jsonl, validation_errors
+from simulation.video import read_video
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cueref(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    exe = Path(sys.executable).with_name("cueref")
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=600,
+                          cwd=cwd, env={**os.environ, "PYTHONHASHSEED": "0"})
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sim")
+    result = cueref("simulate", "--game", "9ball", "--seed", "3", "--shots", "2",
+                    "--out", str(out), "--resolution", "480x270")
+    assert result.returncode == 0, result.stderr
+    return out, result
+
+
+def test_simulate_writes_video_sidecar_and_calls(simulated):
+    out, result = simulated
+    assert "sidecar" in result.stdout
+    side = json.loads((out / "clip.json").read_text())
+    frames = list(read_video(out / "clip.mp4"))
+    assert len(frames) == side["n_frames"] > 0
+    assert frames[0][0].shape == (270, 480, 3)
+    assert side["game"] == "9ball" and len(side["shots"]) == 2
+
+
+def test_every_simulated_call_stream_line_is_valid(simulated):
+    out, _ = simulated
+    lines = read_jsonl(out / "clip.calls.jsonl")
+    assert lines[0]["type"] == "match_start"
+    assert {ln["type"] for ln in lines} >= {"match_start", "event", "call", "state"}
+    for line in lines:
+        assert validation_errors(line) == [], line
+
+
+def test_demo_judges_the_embedded_clip_and_writes_its_outputs(tmp_path):
+    result = cueref("demo", "--out", str(tmp_path / "demo"))
+    assert result.returncode == 0, result.stderr
+    assert "ground-truth events" in result.stdout  # it says what it is not doing yet
+    lines = read_jsonl(tmp_path / "demo" / "calls.jsonl")
+    calls = [ln for ln in lines if ln["type"] == "call"]
+    assert calls and all(validation_errors(ln) == [] for ln in lines)
+    assert all(c["rule"] for c in calls)
+    overlay = list(read_video(tmp_path / "demo" / "overlay.mp4"))
+    assert len(overlay) > 10
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--game", "snooker", "--out", "x"], "unknown game 'snooker'"),
+        (["simulate", "--game", "9ball", "--shots", "0", "--out", "x"], "shots must be"),
+        (["simulate", "--game", "9ball", "--fps", "500", "--out", "x"], "fps must be"),
+        (["simulate", "--game", "9ball", "--table", "novuss", "--out", "x"], "cannot be played"),
+        (["simulate", "--game", "9ball", "--table", "pool-12ft", "--out", "x"], "unknown table"),
+        (["simulate", "--game", "9ball", "--resolution", "big", "--out", "x"], "resolution"),
+        (["simulate", "--game", "9ball", "--case", "earthquake", "--out", "x"], "unknown case"),
+        (["simulate", "--game", "9ball", "--out", "/proc/cueref-test"], "cannot write"),
+        (["launch"], "invalid choice"),
+    ],
+)
+def test_bad_input_exits_2_with_one_clear_line(args, message, tmp_path):
+    result = cueref(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr

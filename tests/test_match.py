@@ -1,0 +1,83 @@
+"""The director's ground truth is consistent: events, calls and positions agree."""
+
+import numpy as np
+import pytest
+
+from adjudication.events import EventKind
+from adjudication.games import Game
+from simulation.match import POCKETED, ClipSettings, direct
+
+GAMES = [Game.NOVUSS, Game.NOVUSS_DOUBLES, Game.EIGHT_BALL, Game.NINE_BALL, Game.TEN_BALL,
+         Game.STRAIGHT_POOL]
+
+
+@pytest.fixture(scope="module", params=GAMES, ids=[g.value for g in GAMES])
+def script(request):
+    return direct(ClipSettings(game=request.param, seed=5, shots=4))
+
+
+def test_every_shot_has_calls_citing_a_rule(script):
+    assert script.shots
+    for rec in script.shots:
+        assert rec.judgement.calls, rec.number
+        for call in rec.judgement.calls:
+            assert call.rule.split()[0] in ("WPA", "Novuss", "EST"), call.rule
+
+
+def test_events_are_time_ordered_and_framed(script):
+    times = [e.t_s for e in script.events]
+    assert times == sorted(times)
+    fps = script.settings.fps
+    for e in script.events:
+        assert e.frame == round(e.t_s * fps)
+
+
+def test_each_shot_is_bracketed_by_start_and_end(script):
+    for rec in script.shots:
+        kinds = [e.kind for e in rec.shot.events]
+        assert kinds[0] == EventKind.SHOT_START and kinds[-1] == EventKind.SHOT_END
+
+
+def test_contact_events_happen_where_the_objects_touch(script):
+    for rec in script.shots:
+        seg = next(s for s in script.segments if s.motion is not None
+                   and abs(s.t0_s - rec.shot.t_start_s) < 1e-9)
+        for e in rec.shot.events:
+            if e.kind != EventKind.CONTACT:
+                continue
+            a, b = (list(script.ids).index(o.id) for o in e.objects)
+            xy, _ = seg.at(np.array([e.t_s]))
+            ra = script.spec.object_for(script.labels[a]).radius_mm
+            rb = script.spec.object_for(script.labels[b]).radius_mm
+            assert np.linalg.norm(xy[0, a] - xy[0, b]) == pytest.approx(ra + rb, abs=0.05)
+
+
+def test_pocketed_objects_have_a_pocket_event(script):
+    pocketed = {e.objects[0].id for e in script.events if e.kind == EventKind.POCKET}
+    last = script.segments[-1].end
+    for i in np.flatnonzero(last.status == POCKETED):
+        assert int(script.ids[i]) in pocketed
+
+
+def test_the_director_is_deterministic():
+    a = direct(ClipSettings(game=Game.NINE_BALL, seed=9, shots=3))
+    b = direct(ClipSettings(game=Game.NINE_BALL, seed=9, shots=3))
+    assert [e.to_json() for e in a.events] == [e.to_json() for e in b.events]
+    assert [c.to_json() for r in a.shots for c in r.judgement.calls] == [
+        c.to_json() for r in b.shots for c in r.judgement.calls]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"shots": 0}, "shots"),
+        ({"fps": 5.0}, "fps"),
+        ({"resolution_wh": (10, 10)}, "resolution"),
+        ({"realism": 2.0}, "realism"),
+        ({"case": "nope"}, "unknown case"),
+        ({"table": "novuss"}, "cannot be played"),
+    ],
+)
+def test_impossible_settings_are_refused(kwargs, error):
+    with pytest.raises(ValueError, match=error):
+        ClipSettings(game=Game.NINE_BALL, **kwargs)
