@@ -78,7 +78,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from calibration.tables import get_table
     from cueref.overlay import write_overlay
     from cueref.stream import JsonlSink, match_start
-    from simulation.groundtruth import load_sidecar, shots_from_sidecar
+    from simulation.groundtruth import (
+        declarations_from_sidecar,
+        initial_state,
+        load_sidecar,
+        shots_from_sidecar,
+    )
 
     out = _out_dir(args.out)
     video, side_path = demo_clip()
@@ -92,17 +97,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
           "measured from the pixels.")
     t0 = time.perf_counter()
     engine = engine_for(game, spec)
-    state = engine.start(truth["players"])
+    state = initial_state(engine, truth)
     calls_path = out / "calls.jsonl"
     judged: list[dict[str, Any]] = []
     with JsonlSink(calls_path) as sink:
         sink.write(match_start(game=game.value, table=spec.name, source=str(video),
                                fps=truth["fps"], frame_wh=tuple(truth["frame_wh"]),
                                players=truth["players"]))
-        for shot in shots_from_sidecar(truth):
+        shots = zip(shots_from_sidecar(truth), declarations_from_sidecar(truth), strict=True)
+        for shot, declaration in shots:
             for ev in shot.events:
                 sink.write(ev.to_json())
-            judgement = engine.judge(state, shot)
+            judgement = engine.judge(state, shot, declaration)
             for call in judgement.calls:
                 line = call.to_json()
                 sink.write(line)

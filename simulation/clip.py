@@ -83,6 +83,7 @@ def sidecar(script: Script, appearance: Appearance, frames: list[dict[str, Any]]
             "t_start_s": round(rec.shot.t_start_s, 6),
             "t_end_s": round(rec.shot.t_end_s, 6),
             "plan": rec.plan,
+            "declaration": rec.declaration.to_json(),
             "before": _layout_json(rec.shot.before),
             "after": _layout_json(rec.shot.after),
             "events": [e.to_json() for e in rec.shot.events],

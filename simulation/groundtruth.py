@@ -8,7 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from adjudication.declarations import Declaration
 from adjudication.events import Event
+from adjudication.rules import MatchState, RulesEngine
 from adjudication.shot import Layout, Shot
 
 
@@ -44,6 +46,21 @@ def shots_from_sidecar(data: dict[str, Any]) -> list[Shot]:
         )
         for s in data["shots"]
     ]
+
+
+def declarations_from_sidecar(data: dict[str, Any]) -> list[Declaration]:
+    """What each shooter declared (the bots' calls), shot by shot."""
+    return [Declaration.from_json(s.get("declaration", {})) for s in data["shots"]]
+
+
+def initial_state(engine: RulesEngine, data: dict[str, Any]) -> MatchState:
+    """The match state the clip starts from: a new match, or mid-rack for the hard cases."""
+    state = engine.start(data["players"])
+    first = data["states"][0]
+    if first.get("breaking", state.breaking) == state.breaking:
+        return state
+    return state.with_(breaking=first["breaking"], ball_in_hand=first["ball_in_hand"],
+                       on_table=tuple(first["on_table"]))
 
 
 def positions(data: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -190,6 +190,7 @@ class ShotRecord:
     player: str
     plan: dict[str, Any]
     shot: Shot
+    declaration: Declaration
     judgement: Judgement
 
 
@@ -426,7 +427,8 @@ class Director:
             safety=plan.kind == "safety" and not self.game.is_novuss,
         )
         judgement = self.engine.judge(state, shot, declaration)
-        self.records.append(ShotRecord(number, state.shooter, _plan_json(plan), shot, judgement))
+        self.records.append(
+            ShotRecord(number, state.shooter, _plan_json(plan), shot, declaration, judgement))
         log.info("shot %d by %s: %s", number, state.shooter,
                  ", ".join(f"{c.outcome} ({c.rule})" for c in judgement.calls))
 

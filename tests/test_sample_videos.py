@@ -10,7 +10,12 @@ from adjudication.rules import engine_for
 from calibration.tables import get_table
 from cueref.stream import read_jsonl, validation_errors
 from simulation.camera import CameraModel
-from simulation.groundtruth import load_sidecar, shots_from_sidecar
+from simulation.groundtruth import (
+    declarations_from_sidecar,
+    initial_state,
+    load_sidecar,
+    shots_from_sidecar,
+)
 from simulation.render import object_reference_xyz
 from simulation.video import read_video, video_codec
 
@@ -50,12 +55,11 @@ def test_clip_call_stream_is_valid(name):
 def test_rules_engine_reproduces_the_ground_truth_calls(name):
     side = load_sidecar(ROOT / CLIPS[name]["sidecar"])
     engine = engine_for(side["game"], get_table(side["table"]))
-    state = engine.start(side["players"])
-    if side["case"] in ("split_hit", "ball_in_pocket"):
-        state = state.with_(**{k: v for k, v in side["states"][0].items()
-                               if k in ("breaking",)})
-    for shot, truth in zip(shots_from_sidecar(side), side["shots"], strict=True):
-        judgement = engine.judge(state, shot)
+    state = initial_state(engine, side)
+    shots = zip(shots_from_sidecar(side), declarations_from_sidecar(side), side["shots"],
+                strict=True)
+    for shot, declaration, truth in shots:
+        judgement = engine.judge(state, shot, declaration)
         assert [c.to_json() for c in judgement.calls] == truth["calls"]
         state = judgement.state
 
