@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -26,6 +26,7 @@ from adjudication.declarations import Declaration
 from adjudication.events import Event, EventKind, ObjectRef
 from adjudication.games import Game
 from adjudication.rules import Judgement, MatchState, Order, engine_for
+from adjudication.rules.novuss import pawn_label
 from adjudication.shot import Layout, Shot
 from calibration.tables import Family, TableSpec, get_table
 from simulation import physics
@@ -36,7 +37,9 @@ from simulation.render import Occluder
 
 log = logging.getLogger(__name__)
 
-ON_TABLE, POCKETED, OFF_TABLE, REMOVED = 0, 1, 2, 3
+# Object status: the physics' own codes, plus REMOVED for objects off the scene.
+ON_TABLE, POCKETED, OFF_TABLE = physics.ON_TABLE, physics.POCKETED, physics.OFF_TABLE
+REMOVED = 3
 HARD_CASES = ("split_hit", "cluster_break", "hand_over_table", "camera_bump", "ball_in_pocket")
 PLAYERS = {1: ("Alice", "Bob"), 2: ("Anna", "Peteris", "Liene", "Janis")}
 
@@ -161,18 +164,15 @@ class Segment:
     def status_at(self, t_s: float) -> np.ndarray:
         if self.motion is not None and self.physics_index is not None:
             st = self.start.status.copy()
-            phys = self.motion.status_at(np.array([min(t_s, self.motion.t_end_s)]))[0]
-            st[self.physics_index] = np.where(phys == physics.ON_TABLE, ON_TABLE,
-                                              np.where(phys == physics.POCKETED, POCKETED,
-                                                       OFF_TABLE))
+            st[self.physics_index] = self.motion.status_at(
+                np.array([min(t_s, self.motion.t_end_s)]))[0]
             return st
         if self.moving and t_s >= self.t1_s:
             return self.end.status
         status = self.start.status.copy()
-        if self.moving:  # a carried object is visible while it is carried
-            for i in self.moving:
-                if self.end.status[i] != REMOVED or t_s < self.t1_s:
-                    status[i] = ON_TABLE if self.end.status[i] == ON_TABLE else status[i]
+        if self.moving:  # an object carried onto the table is shown while it is carried
+            idx = list(self.moving)
+            status[idx] = np.where(self.end.status[idx] == ON_TABLE, ON_TABLE, status[idx])
         return status
 
 
@@ -516,8 +516,7 @@ class Director:
         if isinstance(self.bot, NovussBot):
             nv = state.novuss
             assert nv is not None
-            own = frozenset(f"{c}_pawn" for p, c in enumerate(nv.colours)
-                            if nv.colours[p] == nv.colours[state.turn])
+            own = frozenset({pawn_label(nv.colours[state.turn])})  # doubles: the pair's colour
             return self.bot.choose(layout.labels, layout.ids, layout.xy_mm,
                                    side=nv.sides[state.turn], own_labels=own,
                                    is_break=number == 1)
@@ -558,9 +557,7 @@ class Director:
         st = self.pose.status.copy()
         xy[index] = result.xy_at(t_end)[0]
         z[index] = result.z_at(t_end)[0]
-        phys = result.status_at(t_end)[0]
-        st[index] = np.where(phys == physics.ON_TABLE, ON_TABLE,
-                             np.where(phys == physics.POCKETED, POCKETED, OFF_TABLE))
+        st[index] = result.status_at(t_end)[0]
         if self.spec.family is Family.NOVUSS:
             st[index] = np.where(st[index] == POCKETED, REMOVED, st[index])
         st = np.where(st == OFF_TABLE, REMOVED, st).astype(np.int8)
@@ -570,10 +567,9 @@ class Director:
                      t0: float) -> list[Event]:
         id_to_i = {int(self.ids[i]): int(i) for i in index}
         si = self.labels.index("puck" if self.spec.family is Family.NOVUSS else "cue_ball")
+        x, y = result.start.xy_mm[result.start.index_of(int(self.ids[si]))]
         out = [Event(EventKind.SHOT_START, t0, self.frame_of(t0), number, (self.ref(si),),
-                     tuple(map(float, self.pose.xy_mm[si])) if False else
-                     (float(result.start.xy_mm[list(result.start.ids).index(self.ids[si]), 0]),
-                      float(result.start.xy_mm[list(result.start.ids).index(self.ids[si]), 1])))]
+                     (float(x), float(y)))]
         kinds = {"contact": EventKind.CONTACT, "cushion": EventKind.CUSHION,
                  "pocket": EventKind.POCKET, "off_table": EventKind.OFF_TABLE}
         for pe in result.events:
@@ -739,23 +735,20 @@ class Director:
         bump = self.settings.case == "camera_bump" or (r > 0 and rng.random() < 0.15)
         if bump and self.t > 2.0:
             t_bump = float(rng.uniform(0.35, 0.65) * self.t)
-            bumped = CameraSetup(**{**_setup_dict(setup),
-                                    "tilt_deg": min(setup.tilt_deg + rng.uniform(0.8, 2.0), 16.0),
-                                    "roll_deg": setup.roll_deg + float(rng.normal(0, 1.2)),
-                                    "offset_mm": (setup.offset_mm[0] + float(rng.normal(0, 25)),
-                                                  setup.offset_mm[1] + float(rng.normal(0, 25)))})
+            bumped = replace(
+                setup,
+                tilt_deg=min(setup.tilt_deg + rng.uniform(0.8, 2.0), 16.0),
+                roll_deg=setup.roll_deg + float(rng.normal(0, 1.2)),
+                offset_mm=(setup.offset_mm[0] + float(rng.normal(0, 25)),
+                           setup.offset_mm[1] + float(rng.normal(0, 25))),
+            )
             # The mount shakes for a few frames, then settles at the bumped pose.
-            shake = [CameraSetup(**{**_setup_dict(bumped),
-                                    "roll_deg": bumped.roll_deg + a}) for a in (2.0, -1.2, 0.5)]
+            shake = [replace(bumped, roll_deg=bumped.roll_deg + a) for a in (2.0, -1.2, 0.5)]
             dt = 1.0 / self.settings.fps
             for k, sh in enumerate(shake + [bumped]):
                 cams.append(overhead_camera(self.spec, sh))
                 switches.append(t_bump + k * dt)
         return tuple(cams), tuple(switches)
-
-
-def _setup_dict(setup: CameraSetup) -> dict[str, Any]:
-    return {name: getattr(setup, name) for name in CameraSetup.__slots__}  # type: ignore[attr-defined]
 
 
 def _match_over(judgement: Judgement) -> bool:
@@ -799,7 +792,3 @@ def _bisect_crossing(line: Any, result: physics.ShotResult, n: int, t0: float, t
 def direct(settings: ClipSettings) -> Script:
     """Play the clip's match and return its script (no rendering)."""
     return Director(settings).run()
-
-
-def iter_frame_times(script: Script) -> Iterator[float]:
-    yield from script.frame_times()

@@ -16,7 +16,6 @@ from adjudication.rules.base import (
     Order,
     PoolInfo,
     bump,
-    declared,
     ev,
     put,
 )
@@ -27,12 +26,12 @@ from adjudication.rules.pool_common import (
     add_foul_calls,
     ball_number,
     object_balls,
+    open_judgement,
     p7_break_rails,
     rack_order,
     rack_won,
     remaining,
     say,
-    shot_facts,
     spot_order,
     standard_fouls,
     start_pool,
@@ -92,12 +91,8 @@ class EightBallEngine:
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None
     ) -> Judgement:
-        if state.winner is not None:
-            raise ValueError("the match is over; start a new one")
-        d = declared(declaration)
+        d, book, f = open_judgement(self.spec, self.settings, state, shot, declaration)
         assert state.pool is not None
-        book = CallBook(shot, state.shooter)
-        f = shot_facts(shot, self.spec, state, d, self.settings)
         if state.breaking:
             return self._break(state, shot, f, d, book)
         me, opp = state.turn, 1 - state.turn

@@ -18,7 +18,16 @@ from adjudication.calls import Outcome
 from adjudication.declarations import Declaration
 from adjudication.events import Event, EventKind
 from adjudication.games import Game
-from adjudication.rules.base import CallBook, Check, MatchState, Order, PoolInfo, bump, ev
+from adjudication.rules.base import (
+    CallBook,
+    Check,
+    MatchState,
+    Order,
+    PoolInfo,
+    bump,
+    declared,
+    ev,
+)
 from adjudication.settings import RuleSettings
 from adjudication.shot import Layout, Shot
 from calibration.tables import BALL_DIAMETER_MM, TableSpec
@@ -86,6 +95,22 @@ def _first_contacts(shot: Shot, window_s: float) -> tuple[Event | None, tuple[st
         other = [lab for lab in c.labels if lab != CUE]
         labels += [lab for lab in other[:1] if lab not in labels]
     return first, tuple(labels)
+
+
+def open_judgement(
+    spec: TableSpec,
+    settings: RuleSettings,
+    state: MatchState,
+    shot: Shot,
+    declaration: Declaration | None,
+) -> tuple[Declaration, CallBook, PoolFacts]:
+    """What every pool judgement starts from: the declaration (defaults filled in), an
+    empty call book and the shot's facts. A finished match takes no more shots."""
+    if state.winner is not None:
+        raise ValueError("the match is over; start a new one")
+    d = declared(declaration)
+    assert state.pool is not None
+    return d, CallBook(shot, state.shooter), shot_facts(shot, spec, state, d, settings)
 
 
 def shot_facts(

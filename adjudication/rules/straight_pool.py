@@ -20,7 +20,6 @@ from adjudication.rules.base import (
     Order,
     PoolInfo,
     bump,
-    declared,
     ev,
     put,
 )
@@ -31,10 +30,10 @@ from adjudication.rules.pool_common import (
     R,
     add_foul_calls,
     object_balls,
+    open_judgement,
     rack_order,
     remaining,
     say,
-    shot_facts,
     spot_order,
     standard_fouls,
     start_pool,
@@ -100,12 +99,8 @@ class StraightPoolEngine:
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None
     ) -> Judgement:
-        if state.winner is not None:
-            raise ValueError("the match is over; start a new one")
-        d = declared(declaration)
+        d, book, f = open_judgement(self.spec, self.settings, state, shot, declaration)
         assert state.pool is not None
-        book = CallBook(shot, state.shooter)
-        f = shot_facts(shot, self.spec, state, d, self.settings)
         me, opp = state.turn, 1 - state.turn
         opening = state.breaking and state.pool.opening_break
         fouls = standard_fouls(f, state, shot, targets=None)

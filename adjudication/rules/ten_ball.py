@@ -54,11 +54,6 @@ class TenBallEngine(RotationEngine):
         }
     )
 
-    def _push_out(
-        self, state: MatchState, shot: Shot, f: PoolFacts, d: Declaration, book: CallBook
-    ) -> Resolution:
-        return RotationEngine._push_out(self, state, shot, f, d, book)
-
     def _legal(
         self,
         state: MatchState,
