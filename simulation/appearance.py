@@ -10,7 +10,8 @@ appearance and the renderer's seed.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -119,6 +120,10 @@ class Appearance:
     score_text: str = "PLAYER A  3 (9) 2  PLAYER B"
     bar_bgr: BGR = (70.0, 30.0, 10.0)
     notes: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """Every look parameter, for the sidecar (so a clip's look can be studied)."""
+        return _jsonable(asdict(self))  # type: ignore[no-any-return]
 
     def __post_init__(self) -> None:
         if self.rail_style not in ("wood", "black"):
@@ -305,3 +310,15 @@ def random_appearance(
         f"{rng.integers(0, 9)}  PLAYER {rng.integers(1, 99)}",
         bar_bgr=_jitter(rng, base.bar_bgr, 0.3),
     )
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, float):
+        return round(float(value), 6)
+    if isinstance(value, (np.integer, np.floating)):
+        return value.item()
+    return value

@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from adjudication.games import Game
 from simulation.appearance import Appearance, random_appearance
 from simulation.match import POCKETED, REMOVED, ClipSettings, Script, direct
 from simulation.render import Renderer, SceneFrame
@@ -110,7 +109,7 @@ def sidecar(script: Script, appearance: Appearance, frames: list[dict[str, Any]]
         "n_frames": len(frames),
         "duration_s": round(script.duration_s, 6),
         "realism": s.realism,
-        "appearance": appearance.to_json() if hasattr(appearance, "to_json") else {},
+        "appearance": appearance.to_json(),
         "cameras": [c.to_json() for c in script.cameras],
         "camera_switch_s": [round(t, 6) for t in script.camera_switch_s],
         "objects": [{"id": int(i), "label": lb} for i, lb in zip(script.ids, script.labels,
@@ -201,6 +200,3 @@ def render_clip(
     lines = tuple(call_stream(script, source=video_path.name))
     return ClipFiles(video_path, sidecar_path, lines, n, script.duration_s, render_s)
 
-
-def parse_settings(game: str, **kwargs: Any) -> ClipSettings:
-    return ClipSettings(game=Game(game), **kwargs)
