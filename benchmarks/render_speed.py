@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from adjudication.games import Game  # noqa: E402
+from benchmarks.report import replace_section  # noqa: E402
 from simulation.appearance import random_appearance  # noqa: E402
 from simulation.clip import frame_scene  # noqa: E402
 from simulation.match import ClipSettings, direct  # noqa: E402
@@ -73,14 +74,7 @@ def main() -> None:
     text = "\n".join(lines) + "\n"
     print(text)
     if args.write:
-        path = ROOT / "BENCHMARKS.md"
-        old = path.read_text() if path.exists() else "# Benchmarks\n\n"
-        head, sep, rest = old.partition("## Render speed")
-        tail = ""
-        if sep:
-            nxt = rest.find("\n## ")
-            tail = rest[nxt + 1:] if nxt >= 0 else ""
-        path.write_text(head.rstrip() + "\n\n" + text + ("\n" + tail if tail else ""))
+        replace_section("## Render speed", text)
 
 
 if __name__ == "__main__":

@@ -391,6 +391,8 @@ class Director:
             self.carry({si: (float(xy[0]), float(xy[1]))}, 0.6, shot=number, from_xy=from_xy)
         if plan.intended_fault == "foul_touched":
             self._nudge(number, exclude=si)
+        if plan.intended_fault == "foul_placement_touch":
+            self._bump_on_placement(number, si)
 
         # 2. The player aims: cue behind the striker, bridge hand, maybe a body leaning over.
         aim_s = float(self.rng.uniform(0.5, 1.0))
@@ -621,6 +623,31 @@ class Director:
             return
         self.carry({i: (float(target[0]), float(target[1]))}, 0.5, kind=EventKind.MOVED,
                    shot=number)
+
+    def _bump_on_placement(self, number: int, si: int) -> None:
+        """The puck set down against a pawn knocks it a few mm (Novuss 17.1.л)."""
+        on = [i for i in np.flatnonzero(self.pose.status == ON_TABLE) if i != si]
+        if not on:
+            return
+        d = np.linalg.norm(self.pose.xy_mm[on] - self.pose.xy_mm[si], axis=1)
+        j = on[int(np.argmin(d))]
+        gap = d.min() - (self.spec.object_for("puck").radius_mm
+                         + self.spec.object_for(self.labels[j]).radius_mm)
+        if gap > 0.5:  # the bot found no pawn to set the puck against
+            return
+        contact = Event(EventKind.CONTACT, self.t, self.frame_of(self.t), number,
+                        (self.ref(si), self.ref(j)),
+                        (float(self.pose.xy_mm[si, 0]), float(self.pose.xy_mm[si, 1])))
+        self.events.append(contact)
+        self.pending_between.append(contact)
+        # The touch alone is the foul; the pawn also slides a little where it has room.
+        u = (self.pose.xy_mm[j] - self.pose.xy_mm[si]) / max(d.min(), 1e-9)
+        for push_mm in (6.0, 3.0, 1.5):
+            target = self.pose.xy_mm[j] + push_mm * u
+            if self._free(target, j):
+                self.carry({j: (float(target[0]), float(target[1]))}, 0.2,
+                           kind=EventKind.MOVED, shot=number)
+                return
 
     def _free(self, xy: np.ndarray, skip: int) -> bool:
         r = self.spec.object_for(self.labels[skip]).radius_mm

@@ -5,6 +5,7 @@ import pytest
 
 from adjudication.events import EventKind
 from adjudication.games import Game
+from simulation.bots import BotSettings
 from simulation.match import POCKETED, ClipSettings, direct
 
 GAMES = [Game.NOVUSS, Game.NOVUSS_DOUBLES, Game.EIGHT_BALL, Game.NINE_BALL, Game.TEN_BALL,
@@ -81,3 +82,24 @@ def test_the_director_is_deterministic():
 def test_impossible_settings_are_refused(kwargs, error):
     with pytest.raises(ValueError, match=error):
         ClipSettings(game=Game.NINE_BALL, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("game", "fault", "rule"),
+    [
+        (Game.NINE_BALL, "foul_wrong_ball", "WPA 6.2"),
+        (Game.NINE_BALL, "foul_touched", "WPA 6.6"),
+        (Game.NINE_BALL, "foul_off_table", "WPA 6.5"),
+        (Game.EIGHT_BALL, "foul_kitchen", "WPA 6.10"),
+        (Game.TEN_BALL, "foul_scratch", "WPA 6.1"),
+        (Game.NOVUSS, "foul_opponent_pawn", "Novuss 17.1.б"),
+        (Game.NOVUSS, "foul_placement_touch", "Novuss 17.1.л"),
+        (Game.NOVUSS, "foul_too_hard", "Novuss 17.1.д"),
+        (Game.NOVUSS_DOUBLES, "foul_puck_pocketed", "Novuss 17.1.г"),
+    ],
+)
+def test_a_deliberate_fault_draws_its_call(game, fault, rule):
+    bot = BotSettings(fault_rate=1.0, faults=(fault,))
+    script = direct(ClipSettings(game=game, seed=4, shots=4, bot=bot))
+    rules = {c.rule for rec in script.shots for c in rec.judgement.calls}
+    assert rule in rules, sorted(rules)
