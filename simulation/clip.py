@@ -49,25 +49,19 @@ def call_stream(script: Script, source: str) -> list[dict[str, Any]]:
         "source": source, "fps": s.fps, "frame_wh": list(s.resolution_wh),
         "players": list(s.player_names),
     }
-    if s.game.is_novuss:
-        start["colours"] = {p: ("red" if k % 2 == 0 else "black")
-                            for k, p in enumerate(s.player_names)}
+    first = script.states[0]
+    if first.novuss is not None:  # who plays which colour is the rules engine's business
+        start["colours"] = dict(zip(first.players, first.novuss.colours, strict=True))
     lines: list[dict[str, Any]] = [start]
-    shot_end_t = {rec.number: rec.shot.t_end_s for rec in script.shots}
     by_shot: dict[int, list[dict[str, Any]]] = {}
     for rec in script.shots:
-        by_shot[rec.number] = [c.to_json() for c in rec.judgement.calls]
         state = rec.judgement.state.to_json()
         state.setdefault("shot", rec.number)
-        by_shot[rec.number].append(state)
-    emitted: set[int] = set()
+        by_shot[rec.number] = [*(c.to_json() for c in rec.judgement.calls), state]
     for ev in script.events:
-        # Calls and state follow right after the shot_end event of their shot.
         lines.append(ev.to_json())
-        if ev.kind == "shot_end" and ev.shot in by_shot and ev.shot not in emitted:
-            if abs(shot_end_t[ev.shot] - ev.t_s) < 1e-9:
-                lines.extend(by_shot[ev.shot])
-                emitted.add(ev.shot)
+        if ev.kind == "shot_end":  # the shot's calls and the state after it follow its end
+            lines.extend(by_shot.pop(ev.shot, []))
     return lines
 
 
