@@ -74,16 +74,10 @@ def demo_clip() -> tuple[Path, Path]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from adjudication.rules import engine_for
     from calibration.tables import get_table
     from cueref.overlay import write_overlay
     from cueref.stream import JsonlSink, match_start
-    from simulation.groundtruth import (
-        declarations_from_sidecar,
-        initial_state,
-        load_sidecar,
-        shots_from_sidecar,
-    )
+    from simulation.groundtruth import load_sidecar, rejudge
 
     out = _out_dir(args.out)
     video, side_path = demo_clip()
@@ -96,26 +90,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
           "the calls below are judged by cueref's rules engine from those events, not "
           "measured from the pixels.")
     t0 = time.perf_counter()
-    engine = engine_for(game, spec)
-    state = initial_state(engine, truth)
     calls_path = out / "calls.jsonl"
     judged: list[dict[str, Any]] = []
     with JsonlSink(calls_path) as sink:
         sink.write(match_start(game=game.value, table=spec.name, source=str(video),
                                fps=truth["fps"], frame_wh=tuple(truth["frame_wh"]),
                                players=truth["players"]))
-        shots = zip(shots_from_sidecar(truth), declarations_from_sidecar(truth), strict=True)
-        for shot, declaration in shots:
-            for ev in shot.events:
-                sink.write(ev.to_json())
-            judgement = engine.judge(state, shot, declaration)
-            for call in judgement.calls:
-                line = call.to_json()
-                sink.write(line)
-                judged.append(line)
-            line = judgement.state.to_json()
-            sink.write(line)
-            state = judgement.state
+        for shot, judgement in rejudge(truth):
+            sink.write_all(ev.to_json() for ev in shot.events)
+            calls = [call.to_json() for call in judgement.calls]
+            sink.write_all(calls)
+            judged.extend(calls)
+            sink.write(judgement.state.to_json())
     truth_calls = [(c["shot"], c["rule"], c["outcome"]) for s in truth["shots"]
                    for c in s["calls"]]
     ours = [(c["shot"], c["rule"], c["outcome"]) for c in judged]

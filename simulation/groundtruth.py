@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +11,9 @@ import numpy as np
 
 from adjudication.declarations import Declaration
 from adjudication.events import Event
-from adjudication.rules import MatchState, RulesEngine
+from adjudication.rules import Judgement, MatchState, RulesEngine, engine_for
 from adjudication.shot import Layout, Shot
+from calibration.tables import get_table
 
 
 def load_sidecar(path: str | Path) -> dict[str, Any]:
@@ -61,6 +63,18 @@ def initial_state(engine: RulesEngine, data: dict[str, Any]) -> MatchState:
         return state
     return state.with_(breaking=first["breaking"], ball_in_hand=first["ball_in_hand"],
                        on_table=tuple(first["on_table"]))
+
+
+def rejudge(data: dict[str, Any]) -> Iterator[tuple[Shot, Judgement]]:
+    """Judge the clip's shots afresh with cueref's rules engine, from its exact events and
+    the declarations the players made; yields each shot with its judgement."""
+    engine = engine_for(data["game"], get_table(data["table"]))
+    state = initial_state(engine, data)
+    shots = zip(shots_from_sidecar(data), declarations_from_sidecar(data), strict=True)
+    for shot, declaration in shots:
+        judgement = engine.judge(state, shot, declaration)
+        yield shot, judgement
+        state = judgement.state
 
 
 def positions(data: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

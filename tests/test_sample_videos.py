@@ -6,16 +6,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from adjudication.rules import engine_for
 from calibration.tables import get_table
 from cueref.stream import read_jsonl, validation_errors
 from simulation.camera import CameraModel
-from simulation.groundtruth import (
-    declarations_from_sidecar,
-    initial_state,
-    load_sidecar,
-    shots_from_sidecar,
-)
+from simulation.groundtruth import load_sidecar, rejudge
 from simulation.render import object_reference_xyz
 from simulation.video import read_video, video_codec
 
@@ -55,18 +49,14 @@ def test_clip_call_stream_is_valid(name):
 @pytest.mark.parametrize("name", sorted(CLIPS))
 def test_rules_engine_reproduces_the_ground_truth_calls(name):
     side = load_sidecar(ROOT / CLIPS[name]["sidecar"])
-    engine = engine_for(side["game"], get_table(side["table"]))
-    state = initial_state(engine, side)
-    shots = zip(shots_from_sidecar(side), declarations_from_sidecar(side), side["shots"],
-                strict=True)
-    for shot, declaration, truth in shots:
-        judgement = engine.judge(state, shot, declaration)
+    judged = list(rejudge(side))
+    assert len(judged) == len(side["shots"])
+    for (_, judgement), truth in zip(judged, side["shots"], strict=True):
         # Positions in the sidecar are rounded to 1 um, so evidence figures may differ in
         # the last digit; the calls themselves must not.
         key = ("shot", "player", "rule", "outcome", "assumed")
         assert [{k: c.to_json()[k] for k in key} for c in judgement.calls] == [
             {k: c[k] for k in key} for c in truth["calls"]]
-        state = judgement.state
 
 
 @pytest.mark.parametrize("name", sorted(CLIPS))
