@@ -74,6 +74,7 @@ POOL_FAULTS = (
     "foul_kitchen",
     "foul_touched",
     "foul_weak_break",
+    "foul_touch_moving",
 )
 POOL_BREAK_FAULTS = ("foul_kitchen", "foul_weak_break", "foul_touched", "foul_off_table")
 #: Deliberate Novuss fouls (RULES.md §1.5: N1, N2, N10, N11, N20, placement warning/N30).
@@ -84,8 +85,10 @@ NOVUSS_FAULTS = (
     "foul_too_hard",
     "foul_placement_touch",
     "foul_placement_line",
+    "foul_touch_moving",
 )
-ALL_FAULTS = POOL_FAULTS + NOVUSS_FAULTS
+#: Each fault once; "foul_touch_moving" is the same scripted happening on both tables.
+ALL_FAULTS = tuple(dict.fromkeys(POOL_FAULTS + NOVUSS_FAULTS))
 #: ``ball_in_hand`` values: anywhere, or behind the head string ("kitchen" is an alias).
 BALL_IN_HAND = ("anywhere", "behind_head_string", "kitchen")
 #: Novuss: the rotation (rad) from a shooter's own frame (he stands at y = -L/2 and looks
@@ -102,9 +105,9 @@ class ShotPlan:
 
     ``kind`` is one of ``SHOT_KINDS`` for an honest attempt; for a deliberate foul it is the
     foul's name (one of ``ALL_FAULTS``) and equals ``intended_fault``. For fouls that are
-    not in the stroke itself (``foul_touched``, ``foul_kitchen``, ``foul_placement_*``,
-    ``foul_off_table``, ``foul_too_hard``) the stroke is an ordinary attempt at ``target``
-    and ``pocket``; the simulator scripts the hand or the jump.
+    not in the stroke itself (``foul_touched``, ``foul_touch_moving``, ``foul_kitchen``,
+    ``foul_placement_*``, ``foul_off_table``, ``foul_too_hard``) the stroke is an ordinary
+    attempt at ``target`` and ``pocket``; the simulator scripts the hand or the jump.
 
     ``heading_rad`` is the direction the striker starts to travel; ``follow`` (+ top,
     - draw) and ``english`` (+ right) are tip offsets in units of the ball radius, always 0
@@ -926,6 +929,8 @@ class PoolBot(_Bot):
             "foul_off_table": lambda: self._f_off_table(scene, c, place, kitchen),
             "foul_kitchen": lambda: self._f_kitchen(scene),
             "foul_touched": lambda: self._honest(scene, c, place, kitchen, fault="foul_touched"),
+            "foul_touch_moving": lambda: self._honest(scene, c, place, kitchen,
+                                                      fault="foul_touch_moving"),
         }
         return build[fault]()
 
@@ -1326,6 +1331,8 @@ class NovussBot(_Bot):
             return self._plan("direct", aim, self._speed(aim.length_mm), scene, side, fault)
         if fault == "foul_puck_pocketed":
             return self._f_puck_pocketed(scene, side, places)
+        if fault == "foul_touch_moving":  # an honest stroke; the simulator scripts the hand
+            return self._honest(scene, side, places, False, fault)
         if fault == "foul_too_hard":
             plan = self._honest(scene, side, places, False, fault)
             return replace(plan, speed_mm_s=float(self.rng.uniform(6500.0, 8500.0)))

@@ -403,16 +403,34 @@ class Director:
         # 3. The stroke: exact physics from here.
         t_shot = self.t
         before_pose = self.pose
-        result, phys_index = self._simulate(plan, si, number)
-        shot_end = result.t_end_s
-        end_pose = self._pose_after(result, phys_index)
+        result, phys_index = self._simulate(plan, si)
         lean = self._lean_occluder() if self._leans(number) else None
         follow = self._cue_follow(cue_xy, plan.heading_rad, radius, t_shot, lean)
-        self.segments.append(Segment(t_shot, shot_end, before_pose, end_pose, follow,
-                                     motion=result, physics_index=phys_index))
-        self.t = shot_end
-        self.pose = end_pose
         shot_events = self._shot_events(number, result, phys_index, t_shot)
+        touch = None
+        if plan.intended_fault == "foul_touch_moving":
+            touch = self._touch_moving(result, phys_index, si)
+        if touch is None:
+            self._add_motion(result, phys_index, result.t_end_s, follow)
+        else:
+            # A hand stops a moving object (WPA 6.6, Novuss 17.1.н / 16.1.м): the physics
+            # runs up to the touch, then again from there with that object at rest.
+            t_touch, i = touch
+            self._add_motion(result, phys_index, t_touch, follow)
+            moved = Event(EventKind.MOVED, t_touch, self.frame_of(t_touch), number,
+                          (self.ref(i),), (float(self.pose.xy_mm[i, 0]),
+                                           float(self.pose.xy_mm[i, 1])))
+            v = np.zeros((len(self.labels), 2))
+            v[phys_index] = result.v_at(np.array([t_touch]))[0]
+            v[i] = 0.0
+            after, index = self._simulate(None, si, coast_v_mm_s=v)
+            self._add_motion(after, index, after.t_end_s, self._hand_on(i, t_touch, lean))
+            shot_events = [e for e in shot_events
+                           if e.t_s <= t_touch and e.kind is not EventKind.SHOT_END]
+            shot_events += [moved] + [e for e in self._shot_events(number, after, index, t_touch)
+                                      if e.kind is not EventKind.SHOT_START]
+        shot_end = self.t
+        end_pose = self.pose
         self.events.extend(shot_events)
 
         shot = Shot(
@@ -534,12 +552,53 @@ class Director:
         xy = cue_ball_in_kitchen(self.spec, self.rng)
         return (float(xy[0]), float(xy[1]))
 
-    def _simulate(self, plan: ShotPlan, si: int, number: int
+    def _add_motion(self, result: physics.ShotResult, index: np.ndarray, t1_s: float,
+                    occluders: OccluderFn) -> None:
+        """Append the motion of ``result`` up to ``t1_s`` to the timeline."""
+        end = self._pose_at(result, index, t1_s)
+        self.segments.append(Segment(result.t0_s, t1_s, self.pose, end, occluders,
+                                     motion=result, physics_index=index))
+        self.t = t1_s
+        self.pose = end
+
+    def _touch_moving(self, result: physics.ShotResult, index: np.ndarray, si: int
+                      ) -> tuple[float, int] | None:
+        """When and which object a hand stops: the first object ball or pawn moving faster
+        than 300 mm/s at least 0.3 s into the shot; None when nothing qualifies."""
+        t = np.arange(result.t0_s + 0.3, result.t_end_s - 0.2, 0.02)
+        if len(t) == 0:
+            return None
+        speed = np.linalg.norm(result.v_at(t), axis=-1)  # (T, N)
+        speed[:, index == si] = 0.0
+        speed[result.status_at(t) != physics.ON_TABLE] = 0.0
+        hits = np.argwhere(speed > 300.0)
+        if len(hits) == 0:
+            return None
+        k, n = hits[0]
+        return float(t[k]), int(index[n])
+
+    def _hand_on(self, i: int, t0: float, lean: Occluder | None) -> OccluderFn:
+        """A hand resting on the object it stopped, for half a second."""
+        xy = self.pose.xy_mm[i].copy()
+        heading = self._reach_heading(xy)
+
+        def fn(t: float) -> tuple[Occluder, ...]:
+            out = [] if lean is None else [lean]
+            if t - t0 < 0.5:
+                out.append(Occluder("hand", (float(xy[0]), float(xy[1])), heading, z_mm=60.0))
+            return tuple(out)
+
+        return fn
+
+    def _simulate(self, plan: ShotPlan | None, si: int,
+                  coast_v_mm_s: np.ndarray | None = None
                   ) -> tuple[physics.ShotResult, np.ndarray]:
+        """Run the physics from the current pose and time: a stroke by ``plan``, or (``plan``
+        None) the objects coasting on at ``coast_v_mm_s`` (one row per object)."""
         on = np.flatnonzero(self.pose.status == ON_TABLE)
         bodies = physics.Bodies.make(tuple(self.labels[i] for i in on), self.pose.xy_mm[on],
                                      ids=self.ids[on])
-        fly = plan.intended_fault in ("foul_off_table", "puck_off_table", "foul_too_hard")
+        fly = plan is not None and plan.intended_fault in ("foul_off_table", "foul_too_hard")
 
         def fly_over(ev: physics.PhysicsEvent) -> bool:
             # A hard enough hit sends an object over the rail when the bot meant to
@@ -547,19 +606,25 @@ class Director:
             fast = ev.speed_mm_s > (2500.0 if self.spec.family is Family.NOVUSS else 4000.0)
             return fast and (fly or self.rng.random() < 0.03)
 
-        strike = plan.to_strike(int(self.ids[si]))
-        result = physics.simulate_shot(self.spec, self.phys, bodies, strike, t0_s=self.t,
-                                       fly_over=fly_over)
-        return result, on
+        if plan is not None:
+            return physics.simulate_shot(self.spec, self.phys, bodies,
+                                         plan.to_strike(int(self.ids[si])), t0_s=self.t,
+                                         fly_over=fly_over), on
+        assert coast_v_mm_s is not None
+        return physics.simulate_shot(self.spec, self.phys, bodies, None, t0_s=self.t,
+                                     fly_over=fly_over, initial_v_mm_s=coast_v_mm_s[on]), on
 
-    def _pose_after(self, result: physics.ShotResult, index: np.ndarray) -> Pose:
+    def _pose_at(self, result: physics.ShotResult, index: np.ndarray, t_s: float) -> Pose:
+        """Everyone's place at ``t_s`` of ``result``; pocketed objects already in their cup."""
+        t = np.array([t_s])
         t_end = np.array([result.t_end_s])
+        st = self.pose.status.copy()
+        st[index] = result.status_at(t)[0]
+        down = st[index] != ON_TABLE
         xy = self.pose.xy_mm.copy()
         z = self.pose.z_mm.copy()
-        st = self.pose.status.copy()
-        xy[index] = result.xy_at(t_end)[0]
-        z[index] = result.z_at(t_end)[0]
-        st[index] = result.status_at(t_end)[0]
+        xy[index] = np.where(down[:, None], result.xy_at(t_end)[0], result.xy_at(t)[0])
+        z[index] = np.where(down, result.z_at(t_end)[0], result.z_at(t)[0])
         if self.spec.family is Family.NOVUSS:
             st[index] = np.where(st[index] == POCKETED, REMOVED, st[index])
         st = np.where(st == OFF_TABLE, REMOVED, st).astype(np.int8)

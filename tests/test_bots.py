@@ -581,4 +581,6 @@ def test_novuss_break_and_determinism() -> None:
 
 
 def test_all_faults_are_named_once() -> None:
-    assert len(set(ALL_FAULTS)) == len(ALL_FAULTS) == len(POOL_FAULTS) + len(NOVUSS_FAULTS)
+    assert len(set(ALL_FAULTS)) == len(ALL_FAULTS)
+    assert set(ALL_FAULTS) == set(POOL_FAULTS) | set(NOVUSS_FAULTS)
+    assert set(POOL_FAULTS) & set(NOVUSS_FAULTS) == {"foul_touch_moving"}

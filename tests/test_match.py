@@ -41,11 +41,11 @@ def test_each_shot_is_bracketed_by_start_and_end(script):
 
 def test_contact_events_happen_where_the_objects_touch(script):
     for rec in script.shots:
-        seg = next(s for s in script.segments if s.motion is not None
-                   and abs(s.t0_s - rec.shot.t_start_s) < 1e-9)
         for e in rec.shot.events:
             if e.kind != EventKind.CONTACT:
                 continue
+            seg = next(s for s in script.segments if s.motion is not None
+                       and s.t0_s <= e.t_s <= s.t1_s)
             a, b = (list(script.ids).index(o.id) for o in e.objects)
             xy, _ = seg.at(np.array([e.t_s]))
             ra = script.spec.object_for(script.labels[a]).radius_mm
@@ -96,6 +96,8 @@ def test_impossible_settings_are_refused(kwargs, error):
         (Game.NOVUSS, "foul_placement_touch", "Novuss 17.1.л"),
         (Game.NOVUSS, "foul_too_hard", "Novuss 17.1.д"),
         (Game.NOVUSS_DOUBLES, "foul_puck_pocketed", "Novuss 17.1.г"),
+        (Game.STRAIGHT_POOL, "foul_touch_moving", "WPA 6.6"),
+        (Game.NOVUSS, "foul_touch_moving", "Novuss 17.1.н"),
     ],
 )
 def test_a_deliberate_fault_draws_its_call(game, fault, rule):
@@ -103,3 +105,16 @@ def test_a_deliberate_fault_draws_its_call(game, fault, rule):
     script = direct(ClipSettings(game=game, seed=4, shots=4, bot=bot))
     rules = {c.rule for rec in script.shots for c in rec.judgement.calls}
     assert rule in rules, sorted(rules)
+
+
+def test_a_hand_stopping_a_moving_ball_leaves_it_at_rest_where_it_was_touched():
+    bot = BotSettings(fault_rate=1.0, faults=("foul_touch_moving",))
+    script = direct(ClipSettings(game=Game.NINE_BALL, seed=4, shots=2, bot=bot))
+    moved = [e for r in script.shots for e in r.shot.events if e.kind == EventKind.MOVED]
+    assert moved
+    e = moved[0]
+    i = list(script.ids).index(e.objects[0].id)
+    after = next(s for s in script.segments if s.motion is not None
+                 and abs(s.t0_s - e.t_s) < 1e-9)
+    xy, _ = after.at(np.array([e.t_s, e.t_s + 0.05]))
+    assert np.allclose(xy[0, i], e.xy_mm) and np.allclose(xy[1, i], e.xy_mm, atol=1e-6)

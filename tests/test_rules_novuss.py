@@ -254,6 +254,13 @@ def test_novuss_17_1_l_puck_touches_pawn_while_placed() -> None:
     assert has(j, "Novuss 17.1.л", Outcome.FOUL) and j.state.shooter == "bob"
 
 
+def test_novuss_17_1_n_moving_pawn_touched_goes_to_the_referee() -> None:
+    e, s = novuss()
+    j = e.judge(s, shot(TABLE, [HIT_RED, ("moved", 1.5, "red_pawn#1")]))
+    assert has(j, "Novuss 17.1.н", Outcome.REVIEW)
+    assert not has(e.judge(s, shot(TABLE, [HIT_RED])), "Novuss 17.1.н", Outcome.REVIEW)
+
+
 def test_novuss_16_1_d_two_pawns_moved_outside_a_shot() -> None:
     e, s = novuss()
     btw = [("moved", -1.0, "black_pawn#12"), ("moved", -1.0, "red_pawn#4")]

@@ -108,6 +108,12 @@ def test_wpa_6_9_shot_while_ball_moving() -> None:
     assert has(e.judge(s, s2), "WPA 6.9", Outcome.FOUL)
 
 
+def test_wpa_6_6_moving_ball_touched_during_the_shot() -> None:
+    e, s = nine()
+    j = e.judge(s, shot(TABLE, [HIT_1, ("moved", 1.4, "ball_1"), RAIL_1]))
+    assert has(j, "WPA 6.6", Outcome.FOUL)
+
+
 def test_wpa_6_6_ball_moved_between_shots() -> None:
     e, s = nine()
     j = e.judge(s, shot(TABLE, [HIT_1, RAIL_1], between=[("moved", -1.0, "ball_2")]))

@@ -392,6 +392,18 @@ class NovussEngine:
                 seen=shot.player,
             )
 
+        touched = [e for e in shot.events if e.kind is EventKind.MOVED]
+        if touched:
+            # N24: 17.1.н gives a penalty pawn, 16.1.м loss of the set (RULES §8.6); the
+            # camera sees the touch, the referee decides which applies.
+            book.add(
+                "Novuss 17.1.н",
+                Outcome.REVIEW,
+                "A moving object was touched by hand: penalty pawn (17.1.н) or loss of the "
+                "set (16.1.м), referee to decide.",
+                touched=[ev(e) for e in touched],
+            )
+
         violations: list[Violation] = []
         set_loss: Violation | None = None
         orders: list[Order] = []

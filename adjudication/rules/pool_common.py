@@ -150,9 +150,9 @@ def shot_facts(
     }
     cue_xy = shot.before.by_label(CUE)
     crossed = _crossed_head_string(shot, t1, hs_x)
-    moved = tuple(
+    moved = tuple(  # touched between shots, or a moving ball touched during this one
         e
-        for e in shot.between
+        for e in (*shot.between, *shot.events)
         if e.kind is EventKind.MOVED
         and e.labels
         and not (e.labels[0] == CUE and state.ball_in_hand is not None)
