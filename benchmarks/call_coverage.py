@@ -25,20 +25,24 @@ from benchmarks.report import replace_section  # noqa: E402
 from simulation.match import ClipSettings, direct  # noqa: E402
 
 POOL_FOULS = ("WPA 6.1", "WPA 6.3", "WPA 6.5", "WPA 6.6", "WPA 6.10")
+NOVUSS_CALLS = (
+    "Novuss E2 correct shot", "Novuss 18.1.а", "Novuss 18.1.б", "Novuss 18.1.в",
+    "Novuss 18.1.д", "Novuss 17.1.б", "Novuss 17.1.в", "Novuss 17.1.г", "Novuss 17.1.д",
+    "Novuss 17.1.е", "Novuss 17.1.з", "Novuss 17.1.и", "Novuss 17.1.л", "Novuss 17.1.н",
+    "Novuss 16.1.а", "Novuss 16.1.г", "Novuss 20.3",
+)
 #: Rules whose calls each game's generated matches should contain (RULES.md references).
 EXPECTED: dict[Game, tuple[str, ...]] = {
-    Game.NINE_BALL: ("WPA 2.3", "WPA 8.2", "WPA 2.5", "WPA 2.7", "WPA 6.2", *POOL_FOULS),
-    Game.TEN_BALL: ("WPA 9.3", "WPA 8.2", "WPA 9.8", "WPA 9.10", "WPA 6.2", "WPA 9.7",
-                    *POOL_FOULS),
-    Game.EIGHT_BALL: ("WPA 3.3", "WPA 8.2", "WPA 3.4", "WPA 3.5", "WPA 3.9", "WPA 6.2",
-                      *POOL_FOULS),
-    Game.STRAIGHT_POOL: ("WPA 4.3", "WPA 4.7", "WPA 4.4", "WPA 4.6", "WPA 4.9", "WPA 6.1",
-                         "WPA 6.3", "WPA 6.5", "WPA 6.6"),
-    Game.NOVUSS: ("Novuss E2 correct shot", "Novuss 18.1.а", "Novuss 17.1.б", "Novuss 17.1.з",
-                  "Novuss 17.1.г", "Novuss 17.1.д", "Novuss 17.1.л", "Novuss 18.1.в"),
-    Game.NOVUSS_DOUBLES: ("Novuss E2 correct shot", "Novuss 18.1.а", "Novuss 17.1.б",
-                          "Novuss 17.1.з", "Novuss 17.1.г", "Novuss 17.1.д", "Novuss 17.1.л",
-                          "Novuss 18.1.в"),
+    Game.NINE_BALL: ("WPA 2.3", "WPA 8.2", "WPA 2.5", "WPA 2.6", "WPA 2.7", "WPA 2.8",
+                     "WPA 6.2", *POOL_FOULS),
+    Game.TEN_BALL: ("WPA 9.3", "WPA 8.2", "WPA 9.7", "WPA 9.8", "WPA 9.9", "WPA 9.10",
+                    "WPA 9.11", "WPA 6.2", *POOL_FOULS),
+    Game.EIGHT_BALL: ("WPA 3.3", "WPA 8.2", "WPA 3.4", "WPA 3.5", "WPA 3.8", "WPA 3.9",
+                      "WPA 6.2", *POOL_FOULS),
+    Game.STRAIGHT_POOL: ("WPA 4.3", "WPA 4.4", "WPA 4.6", "WPA 4.7", "WPA 4.9", "WPA 4.11",
+                         "EST §10", "WPA 6.1", "WPA 6.3", "WPA 6.5", "WPA 6.6"),
+    Game.NOVUSS: NOVUSS_CALLS,
+    Game.NOVUSS_DOUBLES: NOVUSS_CALLS,
 }
 
 
