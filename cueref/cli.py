@@ -25,7 +25,7 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{message} (see 'cueref {self.prog.split()[-1]} --help')")
+        raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
 def _game(value: str) -> Game:
