@@ -86,6 +86,8 @@ NOVUSS_FAULTS = (
     "foul_placement_touch",
     "foul_placement_line",
     "foul_touch_moving",
+    "foul_rebound_opponent",
+    "foul_side_rail_miss",
 )
 #: Each fault once; "foul_touch_moving" is the same scripted happening on both tables.
 ALL_FAULTS = tuple(dict.fromkeys(POOL_FAULTS + NOVUSS_FAULTS))
@@ -1329,6 +1331,20 @@ class NovussBot(_Bot):
             if aim is None:
                 return None
             return self._plan("direct", aim, self._speed(aim.length_mm), scene, side, fault)
+        if fault in ("foul_rebound_opponent", "foul_side_rail_miss"):
+            # Off the far rail onto an opponent pawn while own light pawns stand (17.1.в),
+            # or off a side rail onto anything but an own pawn in the circle (17.1.и).
+            if fault == "foul_rebound_opponent":
+                if not len(scene.light):
+                    return None
+                aim = self._mirror(places, scene, scene.opponent, "far")
+            else:
+                aim = self._best(self._mirror(places, scene, scene.opponent, "left"),
+                                 self._mirror(places, scene, scene.opponent, "right"))
+            if aim is None:
+                return None
+            kind = "rebound" if fault == "foul_rebound_opponent" else "side_rail"
+            return self._plan(kind, aim, self._speed(aim.length_mm), scene, side, fault)
         if fault == "foul_puck_pocketed":
             return self._f_puck_pocketed(scene, side, places)
         if fault == "foul_touch_moving":  # an honest stroke; the simulator scripts the hand

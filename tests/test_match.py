@@ -98,6 +98,8 @@ def test_impossible_settings_are_refused(kwargs, error):
         (Game.NOVUSS_DOUBLES, "foul_puck_pocketed", "Novuss 17.1.г"),
         (Game.STRAIGHT_POOL, "foul_touch_moving", "WPA 6.6"),
         (Game.NOVUSS, "foul_touch_moving", "Novuss 17.1.н"),
+        (Game.NOVUSS, "foul_rebound_opponent", "Novuss 17.1.в"),
+        (Game.NOVUSS_DOUBLES, "foul_side_rail_miss", "Novuss 17.1.и"),
     ],
 )
 def test_a_deliberate_fault_draws_its_call(game, fault, rule):
