@@ -1339,8 +1339,10 @@ class NovussBot(_Bot):
                     return None
                 aim = self._mirror(places, scene, scene.opponent, "far")
             else:
-                aim = self._best(self._mirror(places, scene, scene.opponent, "left"),
-                                 self._mirror(places, scene, scene.opponent, "right"))
+                wrong = [int(i) for i in scene.pawns
+                         if i not in scene.own or np.linalg.norm(scene.xy[i]) >= self.circle_r]
+                aim = self._best(self._mirror(places, scene, wrong, "left"),
+                                 self._mirror(places, scene, wrong, "right"))
             if aim is None:
                 return None
             kind = "rebound" if fault == "foul_rebound_opponent" else "side_rail"
