@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--case",
         default=None,
-        help="a hard case: split_hit, cluster_break, hand_over_table, camera_bump, ball_in_pocket",
+        help="a hard case: split_hit, cluster_break, hand_over_table, camera_bump, "
+        "ball_in_pocket, mid_set (Novuss)",
     )
     sim.add_argument("--name", default="clip", help="base name of the video and its sidecar")
 

@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 # Object status: the physics' own codes, plus REMOVED for objects off the scene.
 ON_TABLE, POCKETED, OFF_TABLE = physics.ON_TABLE, physics.POCKETED, physics.OFF_TABLE
 REMOVED = 3
-HARD_CASES = ("split_hit", "cluster_break", "hand_over_table", "camera_bump", "ball_in_pocket")
+HARD_CASES = ("split_hit", "cluster_break", "hand_over_table", "camera_bump", "ball_in_pocket",
+              "mid_set")
 PLAYERS = {1: ("Alice", "Bob"), 2: ("Anna", "Peteris", "Liene", "Janis")}
 
 
@@ -82,6 +83,8 @@ class ClipSettings:
                 raise ValueError(f"game {self.game.value} cannot be played on table {self.table}")
         if self.case in ("split_hit", "cluster_break", "ball_in_pocket") and self.game.is_novuss:
             raise ValueError(f"case {self.case} is a pool case; use a pool game")
+        if self.case == "mid_set" and not self.game.is_novuss:
+            raise ValueError("case mid_set is a Novuss case; use novuss or novuss-doubles")
         if self.players is not None and len(self.players) != 2 * self.game.players_per_side:
             raise ValueError(f"{self.game.value} needs {2 * self.game.players_per_side} players")
 
@@ -357,6 +360,8 @@ class Director:
         self.scripted: dict[int, ShotPlan] = {}
         if s.case in ("split_hit", "ball_in_pocket"):
             state = self._mid_rack(s.case, state)
+        elif s.case == "mid_set":
+            state = self._mid_set(state)
         self.states.append(state)
         self.setup_sequence()
         for number in range(1, s.shots + 1):
@@ -516,6 +521,47 @@ class Director:
         self.home_xy = xy
         return state.with_(breaking=False, ball_in_hand=None, on_table=tuple(on))
 
+    def _mid_set(self, state: MatchState) -> MatchState:
+        """Start a Novuss set half played, as real clips do: some pawns already in the bags,
+        the rest scattered, and the first shooter's own pawns partly (half the time all)
+        dark, in his own edge zone or the circle, where the dark-pawn rules bite."""
+        nv = state.novuss
+        assert nv is not None
+        geo = self.engine.geo  # type: ignore[attr-defined]
+        side, own = nv.sides[state.turn], pawn_label(nv.colours[state.turn])
+        hx = self.spec.half_wh_mm[0]
+        r = self.spec.object_for(own).radius_mm
+        all_dark = self.rng.random() < 0.5
+        status = self.pose.status.copy()
+        placed: list[np.ndarray] = []
+        for label in (own, *sorted({lb for lb in self.labels if lb.endswith("_pawn")} - {own})):
+            idx = [i for i, lb in enumerate(self.labels) if lb == label]
+            keep = int(self.rng.integers(2, 5))
+            status[idx[keep:]] = POCKETED
+            for n, i in enumerate(idx[:keep]):
+                dark = label == own and (all_dark or n == 0)
+                for _ in range(1000):
+                    if dark and self.rng.random() < 0.6:  # deep in the own edge zone
+                        p = np.asarray(geo.point(side, self.rng.uniform(geo.zone_mm + 10, hx - r),
+                                                 self.rng.uniform(-geo.zone_mm, geo.zone_mm)))
+                    elif dark:  # inside the circle, the hole clear of its line
+                        a, d = self.rng.uniform(0, 2 * math.pi), self.rng.uniform(0, 105.0)
+                        p = d * np.array([math.cos(a), math.sin(a)])
+                    else:
+                        p = self.rng.uniform(-(hx - r - 2), hx - r - 2, size=2)
+                    near_pocket = any(math.dist(p, pk.centre_xy_mm) < pk.hole_radius_mm + r + 5
+                                      for pk in self.spec.pockets)
+                    if not near_pocket and all(np.linalg.norm(p - q) > 2 * r + 2 for q in placed):
+                        placed.append(p)
+                        self.home_xy[i] = p
+                        break
+                else:
+                    status[i] = POCKETED  # no room found: count it as already pocketed
+        self.pose = Pose(self.pose.xy_mm, self.pose.z_mm, status)
+        on = tuple(lb for lb, st in zip(self.labels, status, strict=True)
+                   if st == REMOVED and lb != "puck")
+        return state.with_(on_table=on)
+
     def _clear_of_plan(self, p: np.ndarray, placed: dict[str, tuple[float, float]],
                        plan: ShotPlan, R: float) -> bool:
         """True when ``p`` is off the scripted shot's line (cue ball to target to pocket)."""
@@ -539,7 +585,7 @@ class Director:
             own = frozenset({pawn_label(nv.colours[state.turn])})  # doubles: the pair's colour
             return self.bot.choose(layout.labels, layout.ids, layout.xy_mm,
                                    side=nv.sides[state.turn], own_labels=own,
-                                   is_break=number == 1)
+                                   is_break=number == 1 and self.settings.case != "mid_set")
         targets = self.engine.legal_targets(state, layout)
         plan = self.bot.choose(layout.labels, layout.ids, layout.xy_mm, legal_targets=targets,
                                ball_in_hand=state.ball_in_hand, is_break=state.breaking,

@@ -6,7 +6,7 @@ import pytest
 from adjudication.events import EventKind
 from adjudication.games import Game
 from simulation.bots import BotSettings
-from simulation.match import POCKETED, ClipSettings, direct
+from simulation.match import POCKETED, ClipSettings, Director, direct
 
 GAMES = [Game.NOVUSS, Game.NOVUSS_DOUBLES, Game.EIGHT_BALL, Game.NINE_BALL, Game.TEN_BALL,
          Game.STRAIGHT_POOL]
@@ -77,6 +77,7 @@ def test_the_director_is_deterministic():
         ({"realism": 2.0}, "realism"),
         ({"case": "nope"}, "unknown case"),
         ({"table": "novuss"}, "cannot be played"),
+        ({"case": "mid_set"}, "Novuss case"),
     ],
 )
 def test_impossible_settings_are_refused(kwargs, error):
@@ -120,3 +121,13 @@ def test_a_hand_stopping_a_moving_ball_leaves_it_at_rest_where_it_was_touched():
                  and abs(s.t0_s - e.t_s) < 1e-9)
     xy, _ = after.at(np.array([e.t_s, e.t_s + 0.05]))
     assert np.allclose(xy[0, i], e.xy_mm) and np.allclose(xy[1, i], e.xy_mm, atol=1e-6)
+
+
+@pytest.mark.parametrize("game", [Game.NOVUSS, Game.NOVUSS_DOUBLES])
+def test_a_mid_set_start_gives_the_first_shooter_dark_pawns(game):
+    director = Director(ClipSettings(game=game, seed=2, shots=1, case="mid_set"))
+    script = director.run()
+    first = script.shots[0]
+    light, dark = director.engine.status(script.states[0], first.shot.before)
+    assert dark and len(first.shot.before) < len(script.labels) - 1
+    assert first.plan["kind"] != "break"
