@@ -45,6 +45,8 @@ CLIPS: dict[str, tuple[str, int, int, float, tuple[int, int], str | None, str]] 
                     "the camera is knocked mid-clip and settles at a new pose"),
     "ball_in_pocket": ("9ball", 25, 2, 30.0, (1920, 1080), "ball_in_pocket",
                        "a pocketed ball stays visible in the cup, 1080p"),
+    "novuss_mid_set": ("novuss", 26, 3, 30.0, (1280, 720), "mid_set",
+                       "a Novuss set half played: few pawns left, some of them dark"),
 }
 DEMO = "9ball"
 

@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[1] / "sample_videos"
 MANIFEST = json.loads((ROOT / "manifest.json").read_text())
 CLIPS = {c["name"]: c for c in MANIFEST["clips"]}
 GAMES = {"novuss", "novuss-doubles", "8ball", "9ball", "10ball", "14.1"}
-CASES = {"split_hit", "cluster_break", "hand_over_table", "camera_bump", "ball_in_pocket"}
+CASES = {"split_hit", "cluster_break", "hand_over_table", "camera_bump", "ball_in_pocket",
+         "mid_set"}
 
 
 def test_manifest_covers_every_game_and_hard_case():
