@@ -1,0 +1,203 @@
+"""The camera model that calibration fits, and the mapping between pixels and table mm.
+
+A ``Calibration`` is a pinhole camera with radial lens distortion (OpenCV's model with
+k1, k2; no tangential terms) and a pose in the table frame of ``calibration.tables``.
+Objects are mapped at their own height: a ball centre sits 28.6 mm above the cloth, and a
+camera that is not straight above it sees it displaced (parallax), so ``to_table`` takes
+the height of the point the pixel shows.
+
+``solve`` fits the model to correspondences between image points and table points (at
+any height: cloth features at z = 0, rail tops above it); the feature finders that produce
+those correspondences live beside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.tables import TableSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """A fitted camera: intrinsics ``K``, radial lens ``k1``/``k2``, pose ``R``/``t``
+    (table -> camera), the fit's ``rms_mm`` and per-feature residuals (mm)."""
+
+    spec: TableSpec
+    K: np.ndarray
+    k1: float
+    k2: float
+    R: np.ndarray
+    t: np.ndarray
+    resolution_wh: tuple[int, int]
+    rms_mm: float = 0.0
+    residuals_mm: dict[str, float] = field(default_factory=dict)
+    features: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.K.shape != (3, 3) or self.R.shape != (3, 3) or self.t.shape != (3,):
+            raise ValueError("K and R must be 3x3 and t must have 3 elements")
+
+    @property
+    def dist(self) -> np.ndarray:
+        return np.array([self.k1, self.k2, 0.0, 0.0, 0.0])
+
+    @property
+    def camera_centre_mm(self) -> np.ndarray:
+        return -self.R.T @ self.t
+
+    @property
+    def H_image_from_table(self) -> np.ndarray:
+        """Table plane (z = 0, mm) to undistorted pixels."""
+        H = self.K @ np.column_stack([self.R[:, 0], self.R[:, 1], self.t])
+        return H / H[2, 2]
+
+    @property
+    def H_table_from_image(self) -> np.ndarray:
+        """Undistorted pixels to the table plane (mm); apply ``undistort`` first."""
+        H = np.linalg.inv(self.H_image_from_table)
+        return H / H[2, 2]
+
+    def to_image(self, xy_mm: np.ndarray, z_mm: float | np.ndarray = 0.0) -> np.ndarray:
+        """Pixels ``(N, 2)`` of table points ``(N, 2)`` at height ``z_mm``, lens included."""
+        p = np.asarray(xy_mm, dtype=float).reshape(-1, 2)
+        z = np.broadcast_to(np.asarray(z_mm, dtype=float), (len(p),))
+        if len(p) == 0:
+            return np.zeros((0, 2))
+        rvec = cv2.Rodrigues(self.R)[0]
+        px, _ = cv2.projectPoints(np.column_stack([p, z]), rvec, self.t, self.K, self.dist)
+        return px.reshape(-1, 2)
+
+    def undistort(self, xy_px: np.ndarray) -> np.ndarray:
+        """Where pixels ``(N, 2)`` would be without the lens (same ``K``)."""
+        p = np.asarray(xy_px, dtype=float).reshape(-1, 1, 2)
+        if len(p) == 0:
+            return np.zeros((0, 2))
+        criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-10)
+        return cv2.undistortPoints(p, self.K, self.dist, R=None, P=self.K,
+                                   criteria=criteria).reshape(-1, 2)
+
+    def to_table(self, xy_px: np.ndarray, z_mm: float | np.ndarray = 0.0) -> np.ndarray:
+        """Table points ``(N, 2)`` seen at pixels ``(N, 2)``, each on the plane at its height.
+
+        ``z_mm`` is the height of what the pixel shows (0 for the cloth, a ball's radius for
+        its centre), scalar or one per point: the parallax correction.
+        """
+        u = self.undistort(xy_px)
+        z = np.broadcast_to(np.asarray(z_mm, dtype=float), (len(u),))
+        rays = np.column_stack([u, np.ones(len(u))]) @ np.linalg.inv(self.K).T @ self.R
+        c = self.camera_centre_mm
+        s = (z - c[2]) / rays[:, 2]
+        return c[:2] + s[:, None] * rays[:, :2]
+
+    def corners_px(self) -> np.ndarray:
+        """The playing surface's four corners in the image (counter-clockwise from -x, -y)."""
+        return self.to_image(self.spec.corners_xy_mm())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "H_table_from_image": self.H_table_from_image.tolist(),  # full precision
+            "K": np.round(self.K, 4).tolist(),
+            "lens": {"k1": round(self.k1, 6), "k2": round(self.k2, 6)},
+            "R": np.round(self.R, 9).tolist(),
+            "t_mm": np.round(self.t, 4).tolist(),
+            "camera_centre_mm": np.round(self.camera_centre_mm, 2).tolist(),
+            "corners_px": np.round(self.corners_px(), 2).tolist(),
+            "rms_mm": round(self.rms_mm, 4),
+            "residuals_mm": {k: round(v, 4) for k, v in self.residuals_mm.items()},
+            "features": list(self.features),
+        }
+
+
+def _project(params: np.ndarray, xyz: np.ndarray, cx: float, cy: float) -> np.ndarray:
+    f, k1, k2 = params[:3]
+    rvec, tvec = params[3:6], params[6:9]
+    K = np.array([[f, 0.0, cx], [0.0, f, cy], [0.0, 0.0, 1.0]])
+    px, _ = cv2.projectPoints(xyz, rvec, tvec, K, np.array([k1, k2, 0.0, 0.0, 0.0]))
+    return px.reshape(-1, 2)
+
+
+def solve(
+    spec: TableSpec,
+    image_px: np.ndarray,
+    table_xyz_mm: np.ndarray,
+    resolution_wh: tuple[int, int],
+    *,
+    names: list[str] | None = None,
+    lens: bool = True,
+) -> Calibration:
+    """Fit focal length, k1/k2 and pose to correspondences (robust least squares).
+
+    The principal point is the image centre and pixels are square: with one view of a
+    nearly flat scene these are not identifiable, and real cameras are close to it.
+    ``names`` label each correspondence's feature for the per-feature residuals.
+    """
+    from scipy.optimize import least_squares
+
+    px = np.asarray(image_px, dtype=float).reshape(-1, 2)
+    xyz = np.asarray(table_xyz_mm, dtype=float).reshape(-1, 3)
+    if len(px) != len(xyz):
+        raise ValueError(f"{len(px)} image points but {len(xyz)} table points")
+    if len(px) < 6:
+        raise ValueError(f"need at least 6 correspondences to fit a camera, got {len(px)}")
+    w, h = resolution_wh
+    cx, cy = w / 2, h / 2
+
+    # Start: a homography of the z = 0 points gives the pose for a guessed focal length;
+    # try a few focal lengths and keep the best start.
+    flat = np.abs(xyz[:, 2]) < 1e-6
+    if flat.sum() < 4:
+        raise ValueError("need at least 4 correspondences on the playing surface")
+    best: tuple[float, np.ndarray] | None = None
+    for f0 in (0.6 * w, 0.9 * w, 1.3 * w, 2.0 * w):
+        K0 = np.array([[f0, 0.0, cx], [0.0, f0, cy], [0.0, 0.0, 1.0]])
+        ok, rvec, tvec = cv2.solvePnP(xyz[flat], px[flat], K0, None,
+                                      flags=cv2.SOLVEPNP_ITERATIVE)
+        if not ok:
+            continue
+        p0 = np.concatenate([[f0, 0.0, 0.0], rvec.ravel(), tvec.ravel()])
+        err = float(np.mean((_project(p0, xyz, cx, cy) - px) ** 2))
+        if best is None or err < best[0]:
+            best = (err, p0)
+    if best is None:
+        raise ValueError("no camera pose explains these points")
+    p0 = best[1]
+
+    def residual(p: np.ndarray, px: np.ndarray, xyz: np.ndarray) -> np.ndarray:
+        q = p if lens else np.concatenate([p[:1], [0.0, 0.0], p[3:]])
+        return (_project(q, xyz, cx, cy) - px).ravel()
+
+    # A robust fit first, then a plain one on the points it explains: outliers (a hand, a
+    # cue, graphics over a feature) must not bend the camera.
+    fit = least_squares(residual, p0, loss="soft_l1", f_scale=2.0, x_scale="jac",
+                        args=(px, xyz))
+    err_px = np.linalg.norm(fit.fun.reshape(-1, 2), axis=1)
+    inlier = err_px < max(3.0, 3.0 * float(np.median(err_px)))
+    if inlier.sum() < 6:
+        inlier[:] = True
+    elif not inlier.all():
+        fit = least_squares(residual, fit.x, x_scale="jac", args=(px[inlier], xyz[inlier]))
+    p = fit.x if lens else np.concatenate([fit.x[:1], [0.0, 0.0], fit.x[3:]])
+    K = np.array([[p[0], 0.0, cx], [0.0, p[0], cy], [0.0, 0.0, 1.0]])
+    R = cv2.Rodrigues(p[3:6])[0]
+    calib = Calibration(spec, K, float(p[1]), float(p[2]), R, p[6:9].copy(), (w, h))
+    # Residuals in mm over the inliers: each image point mapped back onto the table at
+    # its own height.
+    back = calib.to_table(px[inlier], xyz[inlier, 2])
+    err = np.linalg.norm(back - xyz[inlier, :2], axis=1)
+    per: dict[str, float] = {}
+    if names is not None:
+        kept = [n for n, ok in zip(names, inlier, strict=True) if ok]
+        for name in dict.fromkeys(kept):
+            sel = np.array([n == name for n in kept])
+            per[name] = float(np.sqrt(np.mean(err[sel] ** 2)))
+    return Calibration(
+        spec, K, calib.k1, calib.k2, R, calib.t, (w, h),
+        rms_mm=float(np.sqrt(np.mean(err ** 2))),
+        residuals_mm=per,
+        features=tuple(dict.fromkeys(names)) if names is not None else (),
+    )
