@@ -25,9 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import replace_section  # noqa: E402
-from calibration.novuss_features import CalibrationError as NovussError  # noqa: E402
+from calibration.model import CalibrationError  # noqa: E402
 from calibration.novuss_features import fit_novuss  # noqa: E402
-from calibration.pool_features import CalibrationError as PoolError  # noqa: E402
 from calibration.pool_features import fit_pool  # noqa: E402
 from calibration.tables import Family, TableSpec, get_table  # noqa: E402
 from simulation.appearance import clean_appearance, random_appearance  # noqa: E402
@@ -75,7 +74,7 @@ def survey(table: str, frames: int) -> dict[str, float]:
         t0 = time.perf_counter()
         try:
             calib = fit(img, spec)
-        except (NovussError, PoolError):
+        except CalibrationError:
             failed += 1
             continue
         times.append(time.perf_counter() - t0)

@@ -22,6 +22,11 @@ import numpy as np
 from calibration.tables import TableSpec
 
 
+class CalibrationError(ValueError):
+    """The frame does not show a table that can be calibrated; the message says what was
+    not found, for one line on the command line."""
+
+
 @dataclass(frozen=True, slots=True)
 class Calibration:
     """A fitted camera: intrinsics ``K``, radial lens ``k1``/``k2``, pose ``R``/``t``

@@ -30,15 +30,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.model import Calibration, solve
+from calibration.model import Calibration, CalibrationError, solve
 from calibration.tables import Family, Line, TableSpec
 
 Projector = Callable[[np.ndarray], np.ndarray]  # table xy (N, 2) -> pixels (N, 2)
 Backprojector = Callable[[np.ndarray], np.ndarray]  # pixels (N, 2) -> table xy (N, 2)
-
-
-class CalibrationError(ValueError):
-    """The frame does not show a board this module can calibrate from."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.model import Calibration, solve
+from calibration.model import Calibration, CalibrationError, solve
 from calibration.tables import Family, TableSpec
 
 log = logging.getLogger(__name__)
@@ -40,10 +40,6 @@ log = logging.getLogger(__name__)
 NOSE_EDGE_Z_MM = 0.0
 
 Project = Callable[[np.ndarray], np.ndarray]  # (N, 3) table mm -> (N, 2) px
-
-
-class CalibrationError(ValueError):
-    """No table could be found or fitted in the frame."""
 
 
 @dataclass(frozen=True, slots=True)
