@@ -88,6 +88,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--name", default="clip", help="base name of the video and its sidecar")
 
+    det = sub.add_parser("detect", help="calibrate one image and list every object on it")
+    det.add_argument("image", help="a camera frame (PNG, JPEG...)")
+    det.add_argument("--table", required=True, help="novuss, pool-7ft, pool-8ft or pool-9ft")
+    det.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    det.add_argument("--model", help="ONNX model (default: models/cueref-detector.onnx)")
+    det.add_argument("--threads", type=int, default=2, help="inference threads")
+
+    ds = sub.add_parser("dataset", help="render detector training data (YOLO format)")
+    ds.add_argument("out", help="output folder (created; runs with new venues add to it)")
+    ds.add_argument("--images", type=int, default=4000, help="about this many views")
+    ds.add_argument("--seed", type=int, default=1)
+    ds.add_argument("--first-venue", type=int, default=0,
+                    help="number of the first venue (continue an earlier run)")
+    ds.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
+
     demo = sub.add_parser("demo", help="run cueref on the embedded sample video")
     demo.add_argument("--out", default="cueref-demo", help="output folder (default ./cueref-demo)")
 

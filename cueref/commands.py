@@ -15,7 +15,7 @@ from cueref.cli import UsageError, _game, _out_dir, _resolution, _table
 log = logging.getLogger("cueref")
 
 
-def _progress_bar(total_desc: str):  # type: ignore[no-untyped-def]
+def _progress_bar(total_desc: str, unit: str = "frame"):  # type: ignore[no-untyped-def]
     from tqdm import tqdm
 
     bar = None
@@ -23,7 +23,7 @@ def _progress_bar(total_desc: str):  # type: ignore[no-untyped-def]
     def update(done: int, total: int) -> None:
         nonlocal bar
         if bar is None:
-            bar = tqdm(total=total, desc=total_desc, unit="frame", file=sys.stderr,
+            bar = tqdm(total=total, desc=total_desc, unit=unit, file=sys.stderr,
                        disable=None, leave=False)
         bar.update(done - bar.n)
         if done >= total:
@@ -59,6 +59,68 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"  video    {files.video}")
     print(f"  sidecar  {files.sidecar}")
     print(f"  calls    {calls_path} ({len(calls)} ground-truth calls)")
+    return 0
+
+
+def _read_image(path: str):  # type: ignore[no-untyped-def]
+    import cv2
+
+    if not Path(path).is_file():
+        raise UsageError(f"image {path!r} not found")
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        raise UsageError(f"cannot read {path!r} as an image (PNG, JPEG, BMP, TIFF...)")
+    return img
+
+
+def cmd_detect(args: argparse.Namespace) -> int:
+    import json
+
+    from calibration.fit import fit
+    from calibration.model import CalibrationError
+    from calibration.tables import get_table
+    from calibration.views import detector_warp, silhouette_heights_mm
+    from vision.detector import Detector, DetectorError
+
+    spec = get_table(_table(args.table))
+    if not 1 <= args.threads <= 64:
+        raise UsageError(f"--threads must be in 1..64, got {args.threads}")
+    img = _read_image(args.image)
+    try:
+        calib = fit(img, spec)
+    except CalibrationError as exc:
+        raise UsageError(f"{exc} (is --table {args.table} right?)") from None
+    try:
+        dets = Detector(args.model, threads=args.threads).detect(
+            img, detector_warp(calib), silhouette_heights_mm(spec))
+    except DetectorError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps({"image": args.image, "table": spec.name,
+                          "rms_mm": round(calib.rms_mm, 3), "objects": dets.to_json()}))
+        return 0
+    print(f"{len(dets)} objects on {spec.name} (calibration rms {calib.rms_mm:.2f} mm)")
+    for row in dets.to_json():
+        x, y = row["xy_mm"]
+        print(f"  {row['label']:<11} {row['score']:.2f}  x {x:8.1f} mm  y {y:8.1f} mm"
+              f"  ({row['xy_px'][0]:.1f}, {row['xy_px'][1]:.1f}) px")
+    return 0
+
+
+def cmd_dataset(args: argparse.Namespace) -> int:
+    from simulation.dataset import CAMERAS_PER_VENUE, LAYOUTS_PER_CAMERA, write_dataset
+
+    if not 1 <= args.images <= 1_000_000:
+        raise UsageError(f"--images must be in 1..1000000, got {args.images}")
+    if not 1 <= args.jobs <= 256 or args.first_venue < 0:
+        raise UsageError("--jobs must be in 1..256 and --first-venue >= 0")
+    out = _out_dir(args.out)
+    per_venue = CAMERAS_PER_VENUE * LAYOUTS_PER_CAMERA
+    bar = _progress_bar("venues", unit=f"venue ({per_venue} views)")
+    m = write_dataset(out, images=args.images, seed=args.seed, workers=args.jobs,
+                      first_venue=args.first_venue, progress=bar)
+    print(f"wrote {m['images']} views ({sum(m['instances'].values())} objects) to {out} "
+          f"in {m['seconds']:.0f} s; train with: python models/train.py --data {out}")
     return 0
 
 
