@@ -21,12 +21,14 @@ Steps, all offline (nothing is fetched: no weights, fonts, AMP check or settings
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import hashlib
 import json
 import os
 import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -180,12 +182,13 @@ def quantize_int8(src: Path, dst: Path, images: list[Path], *, count: int = 80) 
     prefix = f"/model.{head}/"
     keep_float = [n for n in nodes if n.startswith(prefix)
                   and not n.startswith((prefix + "cv2", prefix + "cv3"))]
-    pre = dst.with_suffix(".pre.onnx")
-    quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
-    quantize_static(str(pre), str(dst), Views(), quant_format=QuantFormat.QDQ,
-                    per_channel=True, activation_type=QuantType.QUInt8,
-                    weight_type=QuantType.QInt8, nodes_to_exclude=keep_float)
-    pre.unlink()
+    src, dst = src.resolve(), dst.resolve()
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):  # its scratch files
+        pre = Path(tmp) / "pre.onnx"
+        quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
+        quantize_static(str(pre), str(dst), Views(), quant_format=QuantFormat.QDQ,
+                        per_channel=True, activation_type=QuantType.QUInt8,
+                        weight_type=QuantType.QInt8, nodes_to_exclude=keep_float)
     return dst
 
 
