@@ -52,6 +52,11 @@ class Calibration:
         return np.array([self.k1, self.k2, 0.0, 0.0, 0.0])
 
     @property
+    def tilt_deg(self) -> float:
+        """Angle between the optical axis and straight down."""
+        return float(np.degrees(np.arccos(min(1.0, abs(float(self.R[2, 2]))))))
+
+    @property
     def camera_centre_mm(self) -> np.ndarray:
         return -self.R.T @ self.t
 

@@ -54,6 +54,39 @@ def _resolution(value: str) -> tuple[int, int]:
     return w, h
 
 
+def _corners(value: str) -> list[float]:
+    """``--corners x1,y1,...,x4,y4``: eight numbers (their geometry is checked later)."""
+    parts = [v for v in value.replace(";", ",").replace(" ", ",").split(",") if v]
+    try:
+        numbers = [float(v) for v in parts]
+    except ValueError:
+        raise UsageError(f"--corners {value!r} must be numbers: x1,y1,x2,y2,x3,y3,x4,y4") from None
+    if len(numbers) != 8:
+        raise UsageError(f"--corners needs 8 numbers (x1,y1,x2,y2,x3,y3,x4,y4), got {len(numbers)}")
+    return numbers
+
+
+CORNERS_HELP = (
+    "the playing surface's 4 corners in image pixels, x1,y1,x2,y2,x3,y3,x4,y4, for a view the "
+    "automatic fit cannot read: counter-clockwise as seen on the image, starting at the table's "
+    "(-x,-y) corner. Pool: the head-right, foot-right, foot-left and head-left pockets (left and "
+    "right of a player at the head rail). Novuss: A's left and right corners (A stands at rail "
+    "a), then the far right and far left ones. Write --corners=... if x1 is negative"
+)
+ORIENTATION_HELP = (
+    "turn the table frame by this many degrees counter-clockwise (seen from above) from the one "
+    "fitted or given by --corners (pool: 0 or 180; Novuss: 0, 90, 180 or 270); default: decided "
+    "from a start position on the table (a pool rack at the foot, the Novuss start rows), else 0"
+)
+
+
+def _add_calibration_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--table", required=True, help="novuss, pool-7ft, pool-8ft or pool-9ft")
+    parser.add_argument("--corners", type=_corners, metavar="X1,Y1,...,X4,Y4", help=CORNERS_HELP)
+    parser.add_argument("--orientation", type=int, choices=(0, 90, 180, 270), metavar="DEG",
+                        help=ORIENTATION_HELP)
+
+
 def _out_dir(value: str) -> Path:
     path = Path(value)
     try:
@@ -88,9 +121,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--name", default="clip", help="base name of the video and its sidecar")
 
+    cal = sub.add_parser("calibrate", help="fit the table in one frame: pixels <-> table mm")
+    cal.add_argument("source", help="an image (PNG, JPEG...) or a video file")
+    _add_calibration_options(cal)
+    cal.add_argument("--frame", type=int, default=0, help="frame number of a video (from 0)")
+    cal.add_argument("--json", action="store_true",
+                     help="print JSON: H_table_from_image, corners_px, pockets_px, rms_mm, "
+                     "lens, pose, orientation")
+    cal.add_argument("--check-image", metavar="OUT.png",
+                     help="write the frame with the fitted lines, cushions, pockets and a "
+                     "100 mm grid drawn over it")
+
     det = sub.add_parser("detect", help="calibrate one image and list every object on it")
     det.add_argument("image", help="a camera frame (PNG, JPEG...)")
-    det.add_argument("--table", required=True, help="novuss, pool-7ft, pool-8ft or pool-9ft")
+    _add_calibration_options(det)
     det.add_argument("--json", action="store_true", help="print JSON instead of a table")
     det.add_argument("--model", help="ONNX model (default: models/cueref-detector.onnx)")
     det.add_argument("--threads", type=int, default=2, help="inference threads")

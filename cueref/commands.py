@@ -7,10 +7,17 @@ import argparse
 import logging
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cueref.cli import UsageError, _game, _out_dir, _resolution, _table
+
+if TYPE_CHECKING:
+    from calibration.model import Calibration
+    from calibration.tables import TableSpec
+    from cueref.sources import SourceFrame
+    from vision.detector import Detections, Detector
 
 log = logging.getLogger("cueref")
 
@@ -62,22 +69,158 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_image(path: str):  # type: ignore[no-untyped-def]
-    import cv2
+#: The smallest frame the table can be looked for in (shorter side, pixels).
+MIN_FRAME_SIDE_PX = 120
+CHECK_IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
-    if not Path(path).is_file():
-        raise UsageError(f"image {path!r} not found")
-    img = cv2.imread(path, cv2.IMREAD_COLOR)
-    if img is None:
-        raise UsageError(f"cannot read {path!r} as an image (PNG, JPEG, BMP, TIFF...)")
-    return img
+
+def _read_frame(source: str, index: int) -> SourceFrame:
+    """Frame ``index`` of an image or video file, large enough to look for a table in."""
+    from cueref.sources import SourceError, read_frame
+
+    try:
+        frame = read_frame(source, index)
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    w, h = frame.resolution_wh
+    if min(w, h) < MIN_FRAME_SIDE_PX:
+        raise UsageError(f"{source!r} is {w}x{h} px, too small to find a table in (the shorter "
+                         f"side needs {MIN_FRAME_SIDE_PX} px or more)")
+    return frame
+
+
+@dataclass(frozen=True, slots=True)
+class Calibrated:
+    """A frame's calibration as the commands report it: the camera in the table frame,
+    how it was found (``fit`` or ``corners``), how its orientation was settled, and the
+    detections made to settle it, in the final frame (None when none were made)."""
+
+    calib: Calibration
+    method: str
+    orientation: dict[str, Any]
+    detections: Detections | None
+
+
+def _calibrate(frame: SourceFrame, spec: TableSpec, *, where: str,
+               corners: list[float] | None, orientation: int | None,
+               detector: Detector | None) -> Calibrated:
+    """Fit the table in ``frame`` (or take ``corners``), then turn it to the table frame:
+    by ``orientation`` when given, else as the objects that ``detector`` finds explain
+    (a ``None`` detector leaves the frame as fitted)."""
+    from calibration.fit import fit
+    from calibration.manual import from_corners
+    from calibration.model import CalibrationError
+    from calibration.orientation import ROTATIONS, infer_orientation, rotate, rotate_detections
+    from calibration.views import detector_warp, silhouette_heights_mm
+
+    if orientation is not None and orientation not in ROTATIONS[spec.family]:
+        turns = " or ".join(str(d) for d in ROTATIONS[spec.family])
+        raise UsageError(f"--orientation {orientation}: a {spec.family.value} table turns by "
+                         f"{turns} degrees")
+    if corners is not None:
+        try:
+            calib = from_corners(spec, corners, frame.resolution_wh)
+        except CalibrationError as exc:
+            raise UsageError(f"bad --corners for {where}: {exc}") from None
+        method = "corners"
+    else:
+        try:
+            calib = fit(frame.bgr, spec)
+        except CalibrationError as exc:
+            raise UsageError(
+                f"{exc} in {where}; is --table {spec.name} right? If it is, give the table's "
+                "corners with --corners (see --help)") from None
+        method = "fit"
+
+    if orientation is not None:
+        calib = rotate(calib, orientation)
+        return Calibrated(calib, method, {"turn_deg": orientation, "by": "--orientation",
+                                          "reason": f"set by --orientation {orientation}"}, None)
+    if detector is None:
+        return Calibrated(calib, method, {
+            "turn_deg": 0, "by": "none",
+            "reason": "the detector is not available to see the set-up; kept the frame as "
+                      "found (give --orientation)"}, None)
+    dets = detector.detect(frame.bgr, detector_warp(calib), silhouette_heights_mm(spec))
+    verdict = infer_orientation(calib, dets.xy_mm, dets.label)
+    info = {"turn_deg": verdict.deg or 0, "by": "objects" if verdict.deg is not None else "none",
+            "reason": verdict.reason, "support": {str(k): v for k, v in verdict.support.items()}}
+    if verdict.deg:
+        return Calibrated(rotate(calib, verdict.deg), method, info,
+                          rotate_detections(dets, spec, verdict.deg))
+    return Calibrated(calib, method, info, dets)
+
+
+def _check_image_path(value: str | None) -> Path | None:
+    if value is None:
+        return None
+    path = Path(value)
+    if path.suffix.lower() not in CHECK_IMAGE_SUFFIXES:
+        raise UsageError(f"--check-image {value!r} must end in "
+                         f"{', '.join(CHECK_IMAGE_SUFFIXES)}")
+    if not path.parent.is_dir():
+        raise UsageError(f"--check-image {value!r}: folder {str(path.parent)!r} not found")
+    return path
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    import json
+
+    import cv2
+    import numpy as np
+
+    from calibration.check_image import draw_check_image
+    from calibration.tables import get_table
+    from vision.detector import Detector, DetectorError
+
+    spec = get_table(_table(args.table))
+    check_path = _check_image_path(args.check_image)
+    frame = _read_frame(args.source, args.frame)
+    detector = Detector() if args.orientation is None else None
+    if detector is not None:
+        try:
+            detector.load()
+        except DetectorError as exc:
+            log.warning("cannot settle the orientation from the objects: %s", exc)
+            detector = None
+    where = f"frame {frame.index} of {args.source}"
+    done = _calibrate(frame, spec, where=where, corners=args.corners,
+                      orientation=args.orientation, detector=detector)
+    calib = done.calib
+    if check_path is not None and not cv2.imwrite(str(check_path),
+                                                  draw_check_image(frame.bgr, calib)):
+        raise UsageError(f"cannot write the check image {str(check_path)!r}")
+    pockets_px = calib.to_image(np.array([p.centre_xy_mm for p in spec.pockets]))
+    if args.json:
+        print(json.dumps({
+            "source": args.source, "frame": frame.index, "t_s": round(frame.t_s, 6),
+            "table": spec.name, "resolution_wh": list(frame.resolution_wh),
+            "method": done.method, **calib.to_json(),
+            "pockets_px": {p.name: np.round(xy, 2).tolist()
+                           for p, xy in zip(spec.pockets, pockets_px, strict=True)},
+            "tilt_deg": round(calib.tilt_deg, 3),
+            "orientation": done.orientation,
+            "check_image": str(check_path) if check_path else None,
+        }))
+        return 0
+    w, h = frame.resolution_wh
+    how = "from the table's own lines" if done.method == "fit" else "from --corners"
+    turn = done.orientation
+    print(f"{spec.name} in {where} ({w}x{h}): calibrated {how}, rms {calib.rms_mm:.2f} mm")
+    print("  corners     " + "  ".join(f"({x:.1f}, {y:.1f})" for x, y in calib.corners_px())
+          + " px")
+    print(f"  camera      {calib.camera_centre_mm[2] / 1000:.2f} m above the cloth, tilt "
+          f"{calib.tilt_deg:.1f} deg, focal {calib.K[0, 0]:.0f} px, lens k1 {calib.k1:+.3f} "
+          f"k2 {calib.k2:+.3f}")
+    print(f"  orientation turned {turn['turn_deg']} deg ({turn['by']}): {turn['reason']}")
+    if check_path is not None:
+        print(f"  check image {check_path}")
+    return 0
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
     import json
 
-    from calibration.fit import fit
-    from calibration.model import CalibrationError
     from calibration.tables import get_table
     from calibration.views import detector_warp, silhouette_heights_mm
     from vision.detector import Detector, DetectorError
@@ -85,25 +228,29 @@ def cmd_detect(args: argparse.Namespace) -> int:
     spec = get_table(_table(args.table))
     if not 1 <= args.threads <= 64:
         raise UsageError(f"--threads must be in 1..64, got {args.threads}")
-    img = _read_image(args.image)
+    frame = _read_frame(args.image, 0)
     try:
-        calib = fit(img, spec)
-    except CalibrationError as exc:
-        raise UsageError(f"{exc} (is --table {args.table} right?)") from None
-    try:
-        dets = Detector(args.model, threads=args.threads).detect(
-            img, detector_warp(calib), silhouette_heights_mm(spec))
+        detector = Detector(args.model, threads=args.threads)
+        detector.load()
+        done = _calibrate(frame, spec, where=args.image, corners=args.corners,
+                          orientation=args.orientation, detector=detector)
+        calib, dets = done.calib, done.detections
+        if dets is None:
+            dets = detector.detect(frame.bgr, detector_warp(calib), silhouette_heights_mm(spec))
     except DetectorError as exc:
         raise UsageError(str(exc)) from None
     if args.json:
-        print(json.dumps({"image": args.image, "table": spec.name,
-                          "rms_mm": round(calib.rms_mm, 3), "objects": dets.to_json()}))
+        print(json.dumps({"image": args.image, "table": spec.name, "method": done.method,
+                          "rms_mm": round(calib.rms_mm, 3), "orientation": done.orientation,
+                          "objects": dets.to_json()}))
         return 0
     print(f"{len(dets)} objects on {spec.name} (calibration rms {calib.rms_mm:.2f} mm)")
     for row in dets.to_json():
         x, y = row["xy_mm"]
         print(f"  {row['label']:<11} {row['score']:.2f}  x {x:8.1f} mm  y {y:8.1f} mm"
               f"  ({row['xy_px'][0]:.1f}, {row['xy_px'][1]:.1f}) px")
+    turn = done.orientation
+    print(f"orientation: turned {turn['turn_deg']} deg ({turn['by']}): {turn['reason']}")
     return 0
 
 
