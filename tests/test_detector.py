@@ -14,7 +14,14 @@ from simulation.camera import CameraSetup, overhead_camera
 from simulation.dataset import calibration_of
 from simulation.racks import novuss_start, pool_rack
 from simulation.render import Renderer, SceneFrame
-from vision.detector import DEFAULT_MODEL, Detections, Detector, DetectorError, suppress_by_distance
+from vision.detector import (
+    DEFAULT_MODEL,
+    Detections,
+    Detector,
+    DetectorError,
+    suppress_by_distance,
+    unique_labels,
+)
 
 DATA = Path(__file__).parent / "data"
 
@@ -127,6 +134,14 @@ def test_suppression_keeps_touching_objects_and_drops_duplicates():
     diameter = np.full(4, 13.0)
     score = np.array([0.9, 0.8, 0.7, 0.6])
     assert sorted(suppress_by_distance(xy, diameter, score, 0.6).tolist()) == [0, 1, 3]
+
+
+def test_each_ball_number_is_read_once_on_a_pool_table():
+    scores = np.full((3, 19), 0.01)
+    scores[0, 1], scores[0, 9] = 0.9, 0.3  # surely the 1
+    scores[1, 1], scores[1, 9] = 0.6, 0.5  # the 1 or the 9: the 1 is taken
+    scores[2, 0] = 0.8  # the cue ball
+    assert unique_labels(scores, np.array([0.95, 0.8, 0.9])).tolist() == [1, 9, 0]
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,9 @@ One frame goes through four steps (``Detector.detect``):
 3. **suppression by distance**, not box overlap: solid objects cannot overlap, so a
    detection whose centre lies within ``overlap`` of an object's diameter from a stronger
    one is the same object (often the same ball scored as two numbers) and is dropped,
-   while touching objects, whose centres are a full diameter apart, both stay;
+   while touching objects, whose centres are a full diameter apart, both stay; then, on a
+   pool table, **each number once**: the labels are read jointly (``unique_labels``), so
+   two balls both scored most like the 1 become the 1 and the 9;
 4. **sub-pixel centres** (``vision.refine``) fitted to each object's edge in the camera
    frame, then mapped to table mm at the object's own height (parallax).
 """
@@ -100,16 +102,33 @@ def suppress_by_distance(xy: np.ndarray, diameter: np.ndarray, score: np.ndarray
     return order[alive]
 
 
+def unique_labels(class_scores: np.ndarray, presence: np.ndarray) -> np.ndarray:
+    """Class per detection ``(N,)`` with each pool ball named at most once: the most
+    likely joint reading (sum of log scores, Hungarian), the strongest 16 detections
+    first; a 17th or later (a ball seen twice, a false one) keeps its best class."""
+    from scipy.optimize import linear_sum_assignment
+
+    cls = class_scores.argmax(axis=1)
+    order = np.argsort(-presence)
+    take = order[: min(len(order), 16)]
+    cost = -np.log(np.clip(class_scores[take][:, :16], 1e-6, 1.0))
+    rows, cols = linear_sum_assignment(cost)
+    cls[take[rows]] = cols
+    return cls
+
+
 class Detector:
     """The ONNX model and its post-processing; cheap to create, loads on first use."""
 
     def __init__(self, model_path: str | Path | None = None, *, threads: int = 2,
-                 min_score: float = 0.35, overlap: float = 0.6, refine: bool = True):
+                 min_score: float = 0.35, overlap: float = 0.6, refine: bool = True,
+                 unique_labels: bool = True):
         self.model_path = Path(model_path or os.environ.get("CUEREF_MODEL") or DEFAULT_MODEL)
         self.threads = threads
         self.min_score = min_score
         self.overlap = overlap
         self.refine = refine
+        self.unique_labels = unique_labels
         self._session: Any = None
         self._input = ""
         self._fixed_hw: tuple[int, int] | None = None
@@ -176,11 +195,15 @@ class Detector:
         keep = presence >= self.min_score
         if not keep.any():
             return Detections.empty()
-        boxes, cls, best, presence = out[:4, keep].T, cls[keep], best[keep], presence[keep]
+        boxes, presence = out[:4, keep].T, presence[keep]
+        cls, best, class_scores = cls[keep], best[keep], scores[:, keep].T
         # training boxes span every pixel the silhouette touches: one more than its width
         diameter = np.maximum(0.5 * (boxes[:, 2] + boxes[:, 3]) - 1.0, 1.0)
         idx = suppress_by_distance(boxes[:, :2], diameter, presence, self.overlap)
         boxes, diameter, cls, best = boxes[idx], diameter[idx], cls[idx], best[idx]
+        if self.unique_labels and warp.view.kind == "pool":
+            cls = unique_labels(class_scores[idx], presence[idx])
+            best = class_scores[idx][np.arange(len(cls)), cls]
         uv = boxes[:, :2] - 0.5  # the model's pixels span [i, i + 1]; ours centre on i
         labels = np.array([DETECTOR_CLASSES[c] for c in cls])
         xy_px = warp.canon_to_image(uv)
