@@ -1,6 +1,6 @@
 """Calibration accuracy, success rate and fit time on rendered frames (issue 3's numbers).
 
-    python benchmarks/calibration.py [--frames 200] [--write]
+    python benchmarks/calibration.py [--frames 200] [--table novuss] [--only 4,17] [--write]
 
 For each table type, renders ``--frames`` frames with a random camera (tilt up to 15
 degrees, off-centre, lens distortion), the realistic look (lighting, noise, graphics) on
@@ -9,14 +9,19 @@ frame, a player's hand and cue over the table. Each frame is calibrated automati
 the fitted model is compared with the renderer's camera over a grid on the playing
 surface. Per frame: the RMS of the mapped table points (mm) and the worst corner error
 (px). A frame succeeds when its RMS is under 5 mm; a ``CalibrationError`` is a failure.
+Each failure's reason is printed, and a histogram of reasons per table at the end.
+``--table`` runs one table type and ``--only`` given frame indices (for iterating on the
+failures; neither may be combined with ``--write``).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -62,20 +67,24 @@ def random_frame(spec: TableSpec, k: int) -> tuple[np.ndarray, object]:
     return Renderer(spec, look, seed=k).render(frame).bgr, cam
 
 
-def survey(table: str, frames: int) -> dict[str, float]:
+def survey(table: str, frames: int, only: set[int] | None = None) -> dict[str, object]:
     spec = get_table(table)
     fit = fit_novuss if spec.family is Family.NOVUSS else fit_pool
     hx, hy = spec.half_wh_mm
     g = np.stack(np.meshgrid(np.linspace(-hx, hx, 25), np.linspace(-hy, hy, 13)), -1)
     grid = g.reshape(-1, 2)
     rms, corner_px, times, failed = [], [], [], 0
-    for k in range(frames):
+    reasons: Counter[str] = Counter()
+    ks = [k for k in range(frames) if only is None or k in only]
+    for k in ks:
         img, cam = random_frame(spec, k)
         t0 = time.perf_counter()
         try:
             calib = fit(img, spec)
-        except CalibrationError:
+        except CalibrationError as exc:
             failed += 1
+            print(f"{table} frame {k}: not found: {exc}", flush=True)
+            reasons[_reason_kind(str(exc))] += 1
             continue
         times.append(time.perf_counter() - t0)
         px = cam.project(np.column_stack([grid, np.zeros(len(grid))]))
@@ -83,11 +92,16 @@ def survey(table: str, frames: int) -> dict[str, float]:
         rms.append(float(np.sqrt(np.mean(err ** 2))))
         truth = cam.project(np.column_stack([spec.corners_xy_mm(), np.zeros(4)]))
         corner_px.append(float(np.linalg.norm(calib.corners_px() - truth, axis=1).max()))
+        wrong = "  WRONG" if rms[-1] >= 5.0 else ""
+        if wrong:
+            reasons["fitted wrong (RMS >= 5 mm)"] += 1
         print(f"{table} frame {k}: rms {rms[-1]:.2f} mm, corner {corner_px[-1]:.2f} px, "
-              f"{times[-1] * 1000:.0f} ms", flush=True)
+              f"{times[-1] * 1000:.0f} ms{wrong}", flush=True)
     ok = sum(r < 5.0 for r in rms)
     arr = np.array(rms) if rms else np.array([np.nan])
+    frames = len(ks)
     return {
+        "reasons": reasons,
         "frames": frames,
         "failed": failed,
         "median_mm": float(np.median(arr)),
@@ -98,11 +112,21 @@ def survey(table: str, frames: int) -> dict[str, float]:
     }
 
 
+def _reason_kind(message: str) -> str:
+    """A failure message with its numbers masked, so like failures count together."""
+    return re.sub(r"-?\d+(\.\d+)?(e[+-]?\d+)?", "#", message)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=200)
     ap.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
+    ap.add_argument("--table", choices=("novuss", "pool-9ft"), help="only this table type")
+    ap.add_argument("--only", help="only these frame indices, comma-separated")
     args = ap.parse_args()
+    if args.write and (args.table or args.only):
+        ap.error("--write needs every table and every frame")
+    only = {int(k) for k in args.only.split(",")} if args.only else None
     lines = [
         "## Calibration (calibration.novuss_features, calibration.pool_features)",
         "",
@@ -117,14 +141,19 @@ def main() -> None:
         " (median of worst) | fit ms (median) |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for table in ("novuss", "pool-9ft"):
-        r = survey(table, args.frames)
+    histograms = []
+    for table in (args.table,) if args.table else ("novuss", "pool-9ft"):
+        r = survey(table, args.frames, only)
+        reasons: Counter[str] = r["reasons"]  # type: ignore[assignment]
+        histograms.append(f"{table} failures by reason:")
+        histograms += [f"  {n:4d}  {why}" for why, n in reasons.most_common()] or ["  none"]
         lines.append(
             f"| {table} | {r['frames']} | {r['median_mm']:.2f} | {r['p95_mm']:.2f} | "
             f"{100 * r['success']:.0f} % | {r['failed']} | {r['corner_px']:.2f} | "
             f"{r['fit_ms']:.0f} |"
         )
     text = "\n".join(lines) + "\n"
+    print("\n".join(histograms))
     print(text)
     if args.write:
         replace_section("## Calibration", text)

@@ -123,6 +123,40 @@ class Calibration:
         }
 
 
+#: Weight of ``solve``'s pull toward the starting focal length: pixels of residual per
+#: point for a focal length off by 100 %. Small enough that a view with perspective or a
+#: lens that fixes the focal length overrides it.
+FOCAL_PRIOR_PX = 0.5
+
+
+def focal_from_homography(
+    image_px: np.ndarray, table_xy_mm: np.ndarray, cx: float, cy: float
+) -> float | None:
+    """The focal length (px) that a plane's homography implies for square pixels and the
+    principal point at ``(cx, cy)`` (the two orthogonality constraints on its first two
+    columns, averaged by least squares); ``None`` where the view does not fix it (a plane
+    seen nearly head-on) or the points give no homography."""
+    if len(image_px) < 4:
+        return None
+    H, _ = cv2.findHomography(table_xy_mm.astype(np.float64), image_px.astype(np.float64))
+    if H is None:
+        return None
+    T = np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]])
+    h = T @ H
+    h1, h2 = h[:, 0], h[:, 1]
+    # h1' W h2 = 0 and h1' W h1 = h2' W h2 with W = diag(1/f^2, 1/f^2, 1): linear in 1/f^2.
+    a = np.array([h1[0] * h2[0] + h1[1] * h2[1],
+                  h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2])
+    b = -np.array([h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2])
+    den = float(a @ a)
+    if den <= 0:
+        return None
+    inv_f2 = float(a @ b) / den
+    if not np.isfinite(inv_f2) or inv_f2 <= 0:
+        return None
+    return float(1.0 / np.sqrt(inv_f2))
+
+
 def _project(params: np.ndarray, xyz: np.ndarray, cx: float, cy: float) -> np.ndarray:
     f, k1, k2 = params[:3]
     rvec, tvec = params[3:6], params[6:9]
@@ -138,13 +172,25 @@ def solve(
     resolution_wh: tuple[int, int],
     *,
     names: list[str] | None = None,
-    lens: bool = True,
+    lens: bool | int = True,
+    start: Calibration | None = None,
+    focal_prior_px: float | None = None,
+    focal_guess_px: float | None = None,
 ) -> Calibration:
     """Fit focal length, k1/k2 and pose to correspondences (robust least squares).
 
     The principal point is the image centre and pixels are square: with one view of a
     nearly flat scene these are not identifiable, and real cameras are close to it.
     ``names`` label each correspondence's feature for the per-feature residuals.
+    ``lens``: how many radial terms to fit (``True`` both, ``False`` or 0 none, 1 only k1;
+    the others stay 0). Iterative finders fit fewer terms while their correspondences are
+    still rough: k1/k2 fitted to a rough start bend the image to match its errors and
+    run away with the focal length. ``start``: a camera to start from (its lens terms
+    beyond ``lens`` are dropped) instead of guessing the pose from the points.
+    ``focal_prior_px``: the pull toward the starting focal length (default
+    ``FOCAL_PRIOR_PX``); a finder whose correspondences are still rough raises it to hold
+    the focal length while the pose settles. ``focal_guess_px``: without ``start``, the
+    one focal length to start from instead of the usual guesses.
     """
     from scipy.optimize import least_squares
 
@@ -162,36 +208,70 @@ def solve(
     flat = np.abs(xyz[:, 2]) < 1e-6
     if flat.sum() < 4:
         raise ValueError("need at least 4 correspondences on the playing surface")
+    n_lens = 2 if lens is True else 0 if lens is False else int(lens)
+    if not 0 <= n_lens <= 2:
+        raise ValueError(f"lens must be a bool or 0, 1 or 2 terms, got {lens!r}")
     best: tuple[float, np.ndarray] | None = None
-    for f0 in (0.6 * w, 0.9 * w, 1.3 * w, 2.0 * w):
+    if start is not None:
+        k = [start.k1, start.k2][:n_lens] + [0.0] * (2 - n_lens)
+        p0 = np.concatenate([[start.K[0, 0], *k], cv2.Rodrigues(start.R)[0].ravel(), start.t])
+        best = (float(np.mean((_project(p0, xyz, cx, cy) - px) ** 2)), p0)
+    # Guesses in order of preference: seen straight from above, a flat table hardly tells
+    # one focal length from another (nor, later, from the lens terms that would go with
+    # it), so a guess that explains the points about as well as the best one and is a
+    # common focal length wins over a far-fetched one.
+    guesses: list[tuple[float, np.ndarray]] = []
+    prefs: tuple[float, ...] = ()
+    if start is None and focal_guess_px is not None:
+        prefs = (focal_guess_px,)
+    elif start is None:
+        prefs = (0.9 * w, 1.3 * w, 0.6 * w, 2.0 * w)
+        f_h = focal_from_homography(px[flat], xyz[flat, :2], cx, cy)
+        if f_h is not None and 0.25 * w < f_h < 8.0 * w:
+            prefs = (f_h, *prefs)
+    for f0 in prefs:
         K0 = np.array([[f0, 0.0, cx], [0.0, f0, cy], [0.0, 0.0, 1.0]])
         ok, rvec, tvec = cv2.solvePnP(xyz[flat], px[flat], K0, None,
                                       flags=cv2.SOLVEPNP_ITERATIVE)
         if not ok:
             continue
         p0 = np.concatenate([[f0, 0.0, 0.0], rvec.ravel(), tvec.ravel()])
-        err = float(np.mean((_project(p0, xyz, cx, cy) - px) ** 2))
-        if best is None or err < best[0]:
-            best = (err, p0)
+        err = float(np.median(np.sum((_project(p0, xyz, cx, cy) - px) ** 2, axis=1)))
+        guesses.append((err, p0))
+    if guesses:
+        least = min(e for e, _ in guesses)
+        best = next(g for g in guesses if g[0] <= 1.25 * least + 1.0)
     if best is None:
         raise ValueError("no camera pose explains these points")
     p0 = best[1]
 
+    def full(p: np.ndarray) -> np.ndarray:
+        """All nine parameters with the lens terms not fitted set to 0."""
+        q = p.copy()
+        q[1 + n_lens : 3] = 0.0
+        return q
+
+    # A weak pull of the focal length toward its start: seen straight from above with no
+    # lens terms, a flat table does not fix the focal length (distance and focal length
+    # trade off), and an unpulled fit slides toward f = 0 or below.
+    f_ref = float(p0[0])
+    w_prior = (FOCAL_PRIOR_PX if focal_prior_px is None else focal_prior_px) * np.sqrt(len(px))
+
     def residual(p: np.ndarray, px: np.ndarray, xyz: np.ndarray) -> np.ndarray:
-        q = p if lens else np.concatenate([p[:1], [0.0, 0.0], p[3:]])
-        return (_project(q, xyz, cx, cy) - px).ravel()
+        r = (_project(full(p), xyz, cx, cy) - px).ravel()
+        return np.append(r, w_prior * (p[0] - f_ref) / f_ref)
 
     # A robust fit first, then a plain one on the points it explains: outliers (a hand, a
     # cue, graphics over a feature) must not bend the camera.
     fit = least_squares(residual, p0, loss="soft_l1", f_scale=2.0, x_scale="jac",
                         args=(px, xyz))
-    err_px = np.linalg.norm(fit.fun.reshape(-1, 2), axis=1)
+    err_px = np.linalg.norm(fit.fun[:-1].reshape(-1, 2), axis=1)
     inlier = err_px < max(3.0, 3.0 * float(np.median(err_px)))
     if inlier.sum() < 6:
         inlier[:] = True
     elif not inlier.all():
         fit = least_squares(residual, fit.x, x_scale="jac", args=(px[inlier], xyz[inlier]))
-    p = fit.x if lens else np.concatenate([fit.x[:1], [0.0, 0.0], fit.x[3:]])
+    p = full(fit.x)
     K = np.array([[p[0], 0.0, cx], [0.0, p[0], cy], [0.0, 0.0, 1.0]])
     R = cv2.Rodrigues(p[3:6])[0]
     calib = Calibration(spec, K, float(p[1]), float(p[2]), R, p[6:9].copy(), (w, h))

@@ -3,9 +3,14 @@
 How ``fit_novuss`` works:
 
 1. **Board.** The lacquered board is the largest bright region of the frame (Otsu on the
-   blurred grey image). Its outline is cut to four sides; a line fitted to the middle part
-   of each side, and the sides' intersections give the four corners of the playing surface
-   (the inner rail faces at z = 0). They are ordered so table +x points to the image right
+   blurred grey image), opened twice: a little, and wider than a cue's shaft (a bright cue
+   across the rail would join the board to the frame edge). Each outline is cut to four
+   sides, starting both from its simplified convex hull and from its minimum-area
+   rectangle (a hull corner can sit on a pocket notch or a cue); a line is fitted to the
+   middle part of each side, narrowing onto the points that agree with it (a hand's dent
+   in the outline drops out), and the sides' intersections give the four corners of the
+   playing surface (the inner rail faces at z = 0). The quadrilateral that overlaps its
+   bright region best wins. They are ordered so table +x points to the image right
    and +y to the image top as near as possible (the board is symmetric; which player sits
    where is settled elsewhere). A homography from those corners is the first camera guess.
 2. **Lines.** Every printed line of ``spec.lines`` is sampled every ``step_mm`` of table,
@@ -17,19 +22,23 @@ How ``fit_novuss`` works:
 3. **Fit.** Each found pixel is mapped back to the table with the current camera and
    snapped onto its line (a sliding point-to-line correspondence, as in ICP), then
    ``calibration.model.solve`` fits focal length, k1/k2 and pose. Predict, search (in a
-   narrower window each round) and solve again until the camera settles.
+   narrower window each round) and solve again until the camera settles. The first round
+   fits no lens and the second only k1 (``NovussFitSettings.lens_terms``): lens terms
+   fitted to the corner homography's rough correspondences bend the image to match its
+   errors and run away (k2 in the thousands); each round starts from the previous camera.
 
 Pixels are ``*_px`` (x right, y down), table points ``*_mm`` in the table frame.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from calibration.fit import check_camera
 from calibration.model import Calibration, CalibrationError, solve
 from calibration.tables import Family, Line, TableSpec
 
@@ -50,7 +59,14 @@ class NovussFitSettings:
     pocket holes, where the profile is not that of a lone line. ``min_contrast`` is the
     least darkness of a line relative to the board around it (a fraction): lower accepts
     faint lines under glare but also shadows and wood grain. ``min_samples`` below which
-    the board is declared not found.
+    the board is declared not found. ``lens_terms`` is how many radial lens terms (0, 1 or
+    2) each round fits, one per window: none while the correspondences come from the rough
+    corner homography (a lens fitted to them bends the image to match its errors and runs
+    away with the focal length), then k1, then k1 and k2.
+    ``max_rms_mm``: the most a fit may leave on the lines it found (mm on the board):
+    lines found right fit within about 0.6 mm, while an outline that took in a bright
+    sleeve or cue leaves 2 mm or more, and the next candidate outline is tried; raise it
+    for blurred frames, at the risk of returning such fits.
     """
 
     windows_px: tuple[float, ...] = (22.0, 8.0, 5.0, 4.0, 4.0)
@@ -60,21 +76,38 @@ class NovussFitSettings:
     min_samples: int = 80
     min_board_fraction: float = 0.08
     rail_edges: bool = True
+    lens_terms: tuple[int, ...] = (0, 1, 2, 2, 2)
+    max_rms_mm: float = 1.5
 
     def __post_init__(self) -> None:
         if not self.windows_px or min(self.windows_px) < 2.0:
             raise ValueError(f"windows_px must be non-empty and each >= 2, got {self.windows_px}")
+        if len(self.lens_terms) != len(self.windows_px) or not all(
+            0 <= n <= 2 for n in self.lens_terms
+        ):
+            raise ValueError(
+                f"lens_terms needs one of 0, 1, 2 per window, got {self.lens_terms}"
+            )
         if self.step_mm <= 0:
             raise ValueError(f"step_mm must be > 0, got {self.step_mm}")
         if not 0.0 < self.min_contrast < 1.0:
             raise ValueError(f"min_contrast must be in (0, 1), got {self.min_contrast}")
         if self.min_samples < 6:
             raise ValueError(f"min_samples must be >= 6, got {self.min_samples}")
+        if self.max_rms_mm <= 0:
+            raise ValueError(f"max_rms_mm must be > 0, got {self.max_rms_mm}")
         if not 0.0 < self.min_board_fraction < 1.0:
             raise ValueError(
                 f"min_board_fraction must be in (0, 1), got {self.min_board_fraction}"
             )
 
+
+#: The pull toward the starting focal length (``calibration.model.solve``) when a free
+#: one has wandered to an impossible camera: strong enough to hold it.
+HELD_FOCAL_PRIOR_PX = 10.0
+#: ... and where it is held, in frame widths (a common focal length: a view that does not
+#: fix it maps the board the same with any, the lens terms taking up the difference).
+HELD_FOCAL_W = 0.9
 
 #: Profile sampling step across a line (px), and the half-width of the centroid (px).
 _PROFILE_STEP_PX = 0.25
@@ -84,6 +117,11 @@ _SHOULDER_PX = (2.5, 4.0)
 #: Pre-smoothing of the grey image (Gaussian sigma, px): spreads a sub-pixel line over a
 #: few pixels so the centroid is stable; symmetric, so it does not move the centre.
 _SMOOTH_SIGMA_PX = 0.8
+#: Opening of the bright-region mask, as a fraction of the frame's shorter side (a cue
+#: shaft is about 1 % of it; the board is more than half of it).
+_OPEN_FRACTION = 0.03
+#: ... and the last resort's, wider than a forearm over the rail (about 8 % of it).
+_ARM_OPEN_FRACTION = 0.12
 
 
 # ------------------------------------------------------------------------- board
@@ -92,6 +130,21 @@ _SMOOTH_SIGMA_PX = 0.8
 def find_board_corners(frame_bgr: np.ndarray, min_fraction: float = 0.08) -> np.ndarray:
     """The four playing-surface corners ``(4, 2)`` px, in the order of
     ``TableSpec.corners_xy_mm`` (table -x-y, +x-y, +x+y, -x+y), x right-ish and y up-ish."""
+    return next(board_corner_candidates(frame_bgr, min_fraction))
+
+
+def board_corner_candidates(
+    frame_bgr: np.ndarray, min_fraction: float = 0.08
+) -> Iterator[np.ndarray]:
+    """Candidate playing-surface corners, ordered as ``find_board_corners`` gives them,
+    the likeliest first; ``CalibrationError`` when there is none.
+
+    Two openings of the bright region first: a small one, and one wider than a cue's
+    shaft (a bright cue lying across the rail joins the board to the frame edge and can
+    pass for a side); each outline cut to four sides from its hull and from its rectangle,
+    ranked by how well the quadrilateral overlaps its bright region. Then, only if asked
+    for, the same from an opening wider than a forearm (a bright sleeve over the rail),
+    made at a quarter of the resolution (it is slow at full)."""
     if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
         raise CalibrationError(f"expected a BGR frame (H, W, 3), got shape {frame_bgr.shape}")
     h, w = frame_bgr.shape[:2]
@@ -99,29 +152,75 @@ def find_board_corners(frame_bgr: np.ndarray, min_fraction: float = 0.08) -> np.
     blur = cv2.GaussianBlur(grey, (0, 0), 3.0)
     if float(blur.std()) < 8.0:
         raise CalibrationError("board not found: the frame has no contrast")
-    _, mask = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    _, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+
+    def opened(size: int) -> np.ndarray:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        return cv2.morphologyEx(otsu, cv2.MORPH_OPEN, kernel)
+
+    def arm_free() -> np.ndarray:
+        small = cv2.resize(otsu, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+        size = max(3, int(round(_ARM_OPEN_FRACTION * min(h, w) / 4)) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        coarse = cv2.morphologyEx(small, cv2.MORPH_OPEN, kernel)
+        coarse = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR) > 127
+        return np.where(coarse, opened(7), 0).astype(np.uint8)
+
+    reason, found = "", False
+    groups = (
+        lambda: [opened(7), opened(max(7, int(round(_OPEN_FRACTION * min(h, w))) | 1))],
+        lambda: [arm_free()],
+    )
+    for group in groups:
+        scored: list[tuple[float, np.ndarray]] = []
+        for mask in group():
+            for quad, why in _board_quads(mask, min_fraction):
+                if quad is None:
+                    reason = why
+                    continue
+                fill = np.zeros_like(mask)
+                cv2.fillConvexPoly(fill, np.round(quad).astype(np.int32), 255)
+                inter = np.count_nonzero(fill & mask)
+                scored.append((inter / max(1, np.count_nonzero(fill | mask)), quad))
+        scored.sort(key=lambda item: -item[0])
+        for _, quad in scored:
+            found = True
+            yield _order_corners(quad)
+    if not found:
+        raise CalibrationError(f"board not found: {reason}")
+
+
+def _board_quads(
+    mask: np.ndarray, min_fraction: float
+) -> list[tuple[np.ndarray | None, str]]:
+    """Candidate board quadrilaterals from a bright-region mask (``None`` and why not):
+    sides started from the simplified convex hull and from the minimum-area rectangle
+    (the hull's corners can sit on a pocket notch or a cue; the rectangle's cannot)."""
+    h, w = mask.shape
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
-        raise CalibrationError("board not found: no bright region in the frame")
+        return [(None, "no bright region in the frame")]
     contour = max(contours, key=cv2.contourArea)
     area = cv2.contourArea(contour)
     if area < min_fraction * w * h:
-        raise CalibrationError(
-            f"board not found: the largest bright region covers {area / (w * h):.1%} "
-            f"of the frame (< {min_fraction:.0%})"
-        )
+        return [(None, f"the largest bright region covers {area / (w * h):.1%} "
+                       f"of the frame (< {min_fraction:.0%})")]
     hull = cv2.convexHull(contour)
     if area < 0.8 * cv2.contourArea(hull):
-        raise CalibrationError("board not found: the largest bright region is not convex")
-    quad = _hull_to_quad(hull)
-    if quad is None:
-        raise CalibrationError("board not found: the bright region is not a quadrilateral")
-    quad = _refine_quad(contour.reshape(-1, 2).astype(float), quad)
-    if quad is None or cv2.contourArea(quad.astype(np.float32)) < min_fraction * w * h:
-        raise CalibrationError("board not found: its sides do not form a quadrilateral")
-    return _order_corners(quad)
+        return [(None, "the largest bright region is not convex")]
+    points = contour.reshape(-1, 2).astype(float)
+    out: list[tuple[np.ndarray | None, str]] = []
+    starts = [_hull_to_quad(hull), cv2.boxPoints(cv2.minAreaRect(hull)).astype(float)]
+    for start in starts:
+        if start is None:
+            out.append((None, "the bright region is not a quadrilateral"))
+            continue
+        quad = _refine_quad(points, start)
+        if quad is None or cv2.contourArea(quad.astype(np.float32)) < min_fraction * w * h:
+            out.append((None, "its sides do not form a quadrilateral"))
+            continue
+        out.append((quad, ""))
+    return out
 
 
 def _hull_to_quad(hull: np.ndarray) -> np.ndarray | None:
@@ -136,7 +235,12 @@ def _hull_to_quad(hull: np.ndarray) -> np.ndarray | None:
 
 
 def _refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
-    """Fit a line to the middle 70 % of each side's outline points; intersect neighbours."""
+    """Fit a line to the middle 70 % of each side's outline points; intersect neighbours.
+
+    The hull's corners are only rough (pocket holes round the board's corners off, so a
+    corner of the simplified hull can sit well inside the true side), so each side starts
+    from a wide band around the hull's chord and narrows onto the points that agree with
+    the fitted line: dents in the outline (a hand, a pawn at the rail) fall out."""
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
@@ -149,12 +253,20 @@ def _refine_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
         rel = points - a
         s = rel @ u
         d = rel @ n
-        sel = (s > 0.15 * length) & (s < 0.85 * length) & (np.abs(d) < max(6.0, 0.03 * length))
-        if sel.sum() < 10:
-            return None
-        vx, vy, x0, y0 = cv2.fitLine(points[sel].astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
-                                     0.01).ravel()
-        lines.append(np.cross([x0, y0, 1.0], [x0 + vx, y0 + vy, 1.0]))
+        mid = (s > 0.15 * length) & (s < 0.85 * length)
+        sel = mid & (np.abs(d) < max(6.0, 0.1 * length))
+        line = None
+        for _ in range(4):
+            if sel.sum() < 10:
+                return None
+            vx, vy, x0, y0 = cv2.fitLine(points[sel].astype(np.float32), cv2.DIST_HUBER, 0,
+                                         0.01, 0.01).ravel()
+            line = np.cross([x0, y0, 1.0], [x0 + vx, y0 + vy, 1.0])
+            line = line / np.linalg.norm(line[:2])
+            dist = np.abs(points @ line[:2] + line[2])
+            band = max(3.0, 3.0 * float(np.median(dist[sel])))
+            sel = mid & (dist < band)
+        lines.append(line)
     corners = []
     for i in range(4):
         p = np.cross(lines[i - 1], lines[i])
@@ -401,19 +513,59 @@ def fit_novuss(
         raise CalibrationError(f"fit_novuss needs a Novuss table, got {spec.name!r}")
     cfg = settings or NovussFitSettings()
     h, w = frame_bgr.shape[:2]
-    corners_px = find_board_corners(frame_bgr, cfg.min_board_fraction)
-    H, _ = cv2.findHomography(spec.corners_xy_mm(), corners_px)
-    if H is None:
-        raise CalibrationError("board not found: its corners give no homography")
-    fwd, back = _homography_model(H)
-
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     grey = cv2.GaussianBlur(grey, (0, 0), _SMOOTH_SIGMA_PX)
     samples = line_samples(spec, cfg.step_mm, cfg.keep_off_mm, cfg.rail_edges)
     names_all = np.array([line.name for line in samples.lines])
 
+    # Each candidate outline in turn (a bright sleeve or cue joined to the board can pass
+    # for part of it), until a fit explains its lines.
+    first: CalibrationError | None = None
+    for corners_px in board_corner_candidates(frame_bgr, cfg.min_board_fraction):
+        H, _ = cv2.findHomography(spec.corners_xy_mm(), corners_px)
+        if H is None:
+            first = first or CalibrationError("board not found: its corners give no homography")
+            continue
+        fwd, back = _homography_model(H)
+        # Seen nearly straight down, the lines hardly fix the focal length (nor the lens
+        # terms that go with it) and a free one can wander to an impossible camera; then
+        # again with the focal length held near its start.
+        try:
+            try:
+                calib = _refine(grey, spec, samples, names_all, fwd, back, (w, h), cfg, None)
+                check_camera(calib)
+            except CalibrationError:
+                calib = _refine(grey, spec, samples, names_all, fwd, back, (w, h), cfg,
+                                HELD_FOCAL_PRIOR_PX, HELD_FOCAL_W * w)
+        except CalibrationError as exc:
+            first = first or exc
+            continue
+        if calib.rms_mm <= cfg.max_rms_mm:
+            return calib
+        first = first or CalibrationError(
+            f"board not found: the best fit leaves {calib.rms_mm:.1f} mm rms on its lines "
+            f"(at most {cfg.max_rms_mm:g})"
+        )
+    assert first is not None
+    raise first
+
+
+def _refine(
+    grey: np.ndarray,
+    spec: TableSpec,
+    samples: LineSamples,
+    names_all: np.ndarray,
+    fwd: Projector,
+    back: Backprojector,
+    resolution_wh: tuple[int, int],
+    cfg: NovussFitSettings,
+    focal_prior_px: float | None,
+    focal_guess_px: float | None = None,
+) -> Calibration:
+    """The predict / search / solve rounds of ``fit_novuss`` from a first camera."""
+    w, h = resolution_wh
     calib: Calibration | None = None
-    for window in cfg.windows_px:
+    for window, n_lens in zip(cfg.windows_px, cfg.lens_terms, strict=True):
         p = fwd(samples.xy_mm)
         q = fwd(samples.xy_mm + samples.normal_xy)  # 1 mm along the table normal
         d = q - p
@@ -438,7 +590,9 @@ def fit_novuss(
         xyz = np.column_stack([table_xy, np.zeros(len(table_xy))])
         names = names_all[samples.line_index[ok]].tolist()
         try:
-            calib = solve(spec, img, xyz, (w, h), names=names)
+            calib = solve(spec, img, xyz, (w, h), names=names, lens=n_lens, start=calib,
+                          focal_prior_px=focal_prior_px,
+                          focal_guess_px=focal_guess_px if calib is None else None)
         except ValueError as exc:
             raise CalibrationError(f"board not found: the camera fit failed ({exc})") from exc
         fwd, back = _calibration_model(calib)

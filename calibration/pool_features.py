@@ -1,7 +1,17 @@
 """Automatic pool table calibration from one frame: no markers, only the table itself.
 
 ``fit_pool(frame_bgr, spec)`` finds the cloth, fits a rough homography to its outline and
-then refines a full camera (``calibration.model.solve``) from two kinds of feature:
+then refines a full camera (``calibration.model.solve``) from two kinds of feature.
+
+The cloth-coloured region is not always the cloth alone: black cloth runs into black
+rails, a sleeve the colour of the cloth lies over a rail, a score bar cuts a side. So the
+outline comes in candidates (the usual colour tolerance, tighter ones, a wider opening),
+and each is tried in turn until one leads to a fit that holds. The rough step fits one
+straight line per side through the nose edges; a side that shows none (typically the side
+the camera hangs over: its cushion face hides under the nose, and the cloth seems to run
+on over the cushion top) keeps the outline's line. The final fit must be held on every
+side by nose edges or diamonds, and must explain them within ``max_rms_mm``; otherwise
+it is refused rather than returned wrong. Features:
 
 * **Cushion noses.** Along every cushion segment (pocket mouths left out) a profile is read
   across the predicted nose, from the cloth outward, on the luminance image averaged along
@@ -25,19 +35,34 @@ the cushion, a cue or an arm over the rail, graphics) are dropped before the nex
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from calibration.model import Calibration, CalibrationError, solve
+from calibration.fit import check_camera
+from calibration.model import FOCAL_PRIOR_PX, Calibration, CalibrationError, solve
 from calibration.tables import Family, TableSpec
 
 log = logging.getLogger(__name__)
 
 #: Height (mm) of the cloth boundary line: where the cushion face meets the cloth.
 NOSE_EDGE_Z_MM = 0.0
+
+#: The first camera fit's pull toward its starting focal length (see
+#: ``calibration.model.solve``): strong, since its correspondences are rough.
+ROUGH_FOCAL_PRIOR_PX = 10.0
+#: Cloth-mask candidates: the colour tolerance scaled by each of these in turn (tighter
+#: ones part black cloth from black rails), never below the minimum (Lab units); then the
+#: usual tolerance with an opening this wide (px at half resolution: a cue's width).
+_CLOTH_TOLERANCE_SCALES = (1.0, 0.6, 0.4)
+_MIN_CLOTH_TOLERANCE = 4.0
+_WIDE_OPEN_PX = 15
+#: Most nose samples per cushion (a 4K frame's cushion at 6 px spacing is about 400).
+_MAX_SAMPLES_PER_CUSHION = 1000
+#: Fewest nose edge points that let a side hold the final fit (without two diamonds).
+_MIN_SIDE_EDGES = 10
 
 Project = Callable[[np.ndarray], np.ndarray]  # (N, 3) table mm -> (N, 2) px
 
@@ -55,7 +80,16 @@ class PoolFitSettings:
     texture for edges. ``gate_px``: samples farther than this from the fitted nose are
     dropped. ``rounds``: fit / re-sample rounds after the rough one; the first
     ``pinhole_rounds`` of all rounds fit no lens (a lens fitted to rough along-line
-    positions runs away with the focal length).
+    positions runs away with the focal length). ``max_rms_mm``: the final fit's largest
+    RMS residual (nose edges and diamonds mapped back onto the table) taken as a table;
+    noses found right fit within about 0.5 mm, while a fit that locked a side onto the
+    wrong edge (a rail, a shadow) is left near 1 mm or more; raise it for blurred or
+    heavily compressed frames, at the risk of returning such fits.
+    ``diamond_search_mm``: radius of the search around each predicted diamond; it must
+    cover the parallax a wrong camera height gives the rail tops, and stay under half the
+    diamond spacing. ``fit_edges_max``: the most nose edge points each round's camera
+    refit takes (evenly spread; the final fit takes all): fewer is faster, and too few
+    lets outliers steer the search.
     """
 
     sample_step_px: float = 6.0
@@ -64,14 +98,21 @@ class PoolFitSettings:
     refine_search_mm: float = 30.0
     min_contrast: float = 2.5
     gate_px: float = 1.5
-    rounds: int = 4
+    rounds: int = 3
     pinhole_rounds: int = 2
+    max_rms_mm: float = 1.0
+    diamond_search_mm: float = 40.0
+    fit_edges_max: int = 160
 
     def __post_init__(self) -> None:
         if self.sample_step_px <= 0 or self.search_mm <= 0 or self.refine_search_mm <= 0:
             raise ValueError("sample_step_px, search_mm and refine_search_mm must be > 0")
         if self.rounds < 1:
             raise ValueError(f"rounds must be >= 1, got {self.rounds}")
+        if self.max_rms_mm <= 0 or self.diamond_search_mm <= 0:
+            raise ValueError("max_rms_mm and diamond_search_mm must be > 0")
+        if self.fit_edges_max < 20:
+            raise ValueError(f"fit_edges_max must be >= 20, got {self.fit_edges_max}")
 
 
 # ------------------------------------------------------------------------ the cloth
@@ -83,6 +124,14 @@ def _lab(frame_bgr: np.ndarray) -> np.ndarray:
 
 def cloth_mask(frame_bgr: np.ndarray) -> np.ndarray:
     """uint8 mask of the connected cloth-coloured region through the image centre."""
+    return next(_cloth_masks(frame_bgr))
+
+
+def _cloth_masks(frame_bgr: np.ndarray) -> Iterator[np.ndarray]:
+    """Candidate cloth masks, the likeliest first: the connected cloth-coloured region
+    through the image centre at the usual colour tolerance, then tighter ones (black
+    cloth is close to black rails), then with a wider opening (a cue or a sleeve across
+    a rail). Raises ``CalibrationError`` when there is no candidate at all."""
     h, w = frame_bgr.shape[:2]
     small = cv2.resize(frame_bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     lab = _lab(cv2.GaussianBlur(small, (5, 5), 0))
@@ -92,26 +141,33 @@ def cloth_mask(frame_bgr: np.ndarray) -> np.ndarray:
     weight = np.array([0.5, 1.0, 1.0], np.float32)
     d = np.linalg.norm((lab - ref) * weight, axis=2)
     spread = float(np.percentile(np.linalg.norm((centre - ref) * weight, axis=1), 75))
-    thr = max(8.0, 3.0 * spread)
-    mask = (d < thr).astype(np.uint8) * 255
+    thr0 = max(8.0, 3.0 * spread)
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    if n < 2:
-        raise CalibrationError("no table found: no cloth-coloured region in the frame")
-    # the component covering most of the central box
-    cbox = labels[int(sh * 0.3) : int(sh * 0.7), int(sw * 0.3) : int(sw * 0.7)]
-    counts = np.bincount(cbox.ravel(), minlength=n)
-    counts[0] = 0
-    best = int(np.argmax(counts))
-    area = stats[best, cv2.CC_STAT_AREA] / (sh * sw)
-    if not 0.12 < area < 0.95:
-        raise CalibrationError(
-            f"no table found: the cloth-coloured region covers {area:.0%} of the frame"
-        )
-    out = (labels == best).astype(np.uint8) * 255
-    return cv2.resize(out, (w, h), interpolation=cv2.INTER_NEAREST)
+    wide = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_WIDE_OPEN_PX, _WIDE_OPEN_PX))
+    reason = "no table found: no cloth-coloured region in the frame"
+    found = False
+    for scale, opening in [(sc, k) for sc in _CLOTH_TOLERANCE_SCALES] + [(1.0, wide)]:
+        thr = max(_MIN_CLOTH_TOLERANCE, scale * thr0) if scale < 1.0 else thr0
+        mask = (d < thr).astype(np.uint8) * 255
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+        if n < 2:
+            continue
+        # the component covering most of the central box
+        cbox = labels[int(sh * 0.3) : int(sh * 0.7), int(sw * 0.3) : int(sw * 0.7)]
+        counts = np.bincount(cbox.ravel(), minlength=n)
+        counts[0] = 0
+        best = int(np.argmax(counts))
+        area = stats[best, cv2.CC_STAT_AREA] / (sh * sw)
+        if not 0.12 < area < 0.95:
+            reason = f"no table found: the cloth-coloured region covers {area:.0%} of the frame"
+            continue
+        found = True
+        out = (labels == best).astype(np.uint8) * 255
+        yield cv2.resize(out, (w, h), interpolation=cv2.INTER_NEAREST)
+    if not found:
+        raise CalibrationError(reason)
 
 
 def _line_through(pts: np.ndarray) -> np.ndarray:
@@ -119,18 +175,28 @@ def _line_through(pts: np.ndarray) -> np.ndarray:
     return np.cross([x0, y0, 1.0], [x0 + vx, y0 + vy, 1.0])
 
 
-def outline_corners(mask: np.ndarray) -> np.ndarray:
-    """The four corners ``(4, 2)`` of the cloth outline, as sides fitted with lines."""
+def outline_corners(mask: np.ndarray, start: str = "hull") -> np.ndarray:
+    """The four corners ``(4, 2)`` of the cloth outline, as sides fitted with lines.
+
+    ``start="hull"`` takes the sides from the convex hull simplified to four corners;
+    ``start="rect"`` from the hull's minimum-area rectangle, each side then narrowed onto
+    the outline points that agree with it: when a hand or a sleeve cuts a corner off the
+    cloth, the simplified hull puts a corner on the cut, the rectangle does not."""
+    if start not in ("hull", "rect"):
+        raise ValueError(f"start must be 'hull' or 'rect', got {start!r}")
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     cnt = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(float)
     hull = cv2.convexHull(cnt.astype(np.float32))
-    peri = cv2.arcLength(hull, True)
     quad = None
-    for eps in np.linspace(0.01, 0.12, 23):
-        approx = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2)
-        if len(approx) == 4:
-            quad = approx.astype(float)
-            break
+    if start == "rect":
+        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(float)
+    else:
+        peri = cv2.arcLength(hull, True)
+        for eps in np.linspace(0.01, 0.12, 23):
+            approx = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2)
+            if len(approx) == 4:
+                quad = approx.astype(float)
+                break
     if quad is None or not cv2.isContourConvex(quad.astype(np.float32)):
         raise CalibrationError("no table found: the cloth outline is not a quadrilateral")
     lines = []
@@ -142,8 +208,22 @@ def outline_corners(mask: np.ndarray) -> np.ndarray:
         n = np.array([-u[1], u[0]])
         s = (cnt - a) @ u
         dist = np.abs((cnt - a) @ n)
-        sel = (s > 0.15 * length) & (s < 0.85 * length) & (dist < max(6.0, 0.02 * length))
-        lines.append(_line_through(cnt[sel]) if sel.sum() >= 10 else np.cross([*a, 1], [*b, 1]))
+        mid = (s > 0.15 * length) & (s < 0.85 * length)
+        if start == "hull":
+            sel = mid & (dist < max(6.0, 0.02 * length))
+            lines.append(_line_through(cnt[sel]) if sel.sum() >= 10
+                         else np.cross([*a, 1], [*b, 1]))
+            continue
+        sel = mid & (dist < max(6.0, 0.1 * length))
+        ln = np.cross([*a, 1], [*b, 1])
+        for _ in range(4):
+            if sel.sum() < 10:
+                raise CalibrationError("no table found: a side of the cloth outline is lost")
+            ln = _line_through(cnt[sel])
+            ln = ln / np.linalg.norm(ln[:2])
+            d = np.abs(cnt @ ln[:2] + ln[2])
+            sel = mid & (d < max(3.0, 3.0 * float(np.median(d[sel]))))
+        lines.append(ln)
     corners = []
     for i in range(4):
         p = np.cross(lines[i - 1], lines[i])
@@ -192,7 +272,10 @@ def _nose_samples(spec: TableSpec, project: Project, settings: PoolFitSettings):
         u = (b - a) / c.length_mm
         a, b = a + u * settings.mouth_margin_mm, b - u * settings.mouth_margin_mm
         ends = project(np.array([[*a, NOSE_EDGE_Z_MM], [*b, NOSE_EDGE_Z_MM]]))
-        n = max(2, int(np.linalg.norm(ends[1] - ends[0]) / settings.sample_step_px))
+        span = float(np.linalg.norm(ends[1] - ends[0]))
+        # a camera gone wild can put a cushion kilometres of pixels long: cap the count
+        n = int(np.clip(span / settings.sample_step_px, 2, _MAX_SAMPLES_PER_CUSHION)
+                ) if np.isfinite(span) else 2
         s = np.linspace(0.0, 1.0, n)[:, None]
         pts.append(a + s * (b - a))
         normals.append(np.repeat([c.normal_xy], n, axis=0))
@@ -238,46 +321,55 @@ def _find_edges(
                      borderValue=np.nan)
     prof = prof.reshape(len(xy), len(offs), m).mean(axis=1)
     h, w = lum.shape
-    found_px, found_i, seeds = [], [], []
-    for k in range(len(xy)):
-        if not ok[k]:
-            continue
-        n_k = int(length[k] / step)
-        p = prof[k, : n_k + 1]
-        if len(p) < 12 or not np.all(np.isfinite(p)):
-            continue
-        drop = p[0 : max(4, n_k // 4)]
-        level_in = float(np.median(drop))
-        noise = 1.4826 * float(np.median(np.abs(drop - level_in)))
-        thr = max(settings.min_contrast, 4.0 * noise)
-        s = level_in - p  # rises where the image gets darker than the cloth
-        above = np.nonzero(s > thr)[0]
-        if len(above) == 0:
-            continue
-        j0 = int(above[0])
-        if j0 < 4:
-            continue
-        top = s[j0 : j0 + int(1.5 / step) + 1]
-        level_face = float(top.max())
-        # a sharp step (the shaded cushion face), not the cushion top's slow darkening
-        if level_face - s[max(0, j0 - int(2.0 / step))] < 2.0 * thr:
-            continue
-        half = level_face / 2
-        # walk back to the half-level crossing, interpolate linearly
-        j = j0
-        while j > 0 and s[j - 1] >= half:
-            j -= 1
-        if j == 0 or s[j] <= s[j - 1]:
-            continue
-        tj = (j - 1) + (half - s[j - 1]) / (s[j] - s[j - 1])
-        px = inner[k] + out_dir[k] * tj * step
-        if 0 <= px[0] < w and 0 <= px[1] < h:
-            found_px.append(px)
-            found_i.append(idx[k])
-            seeds.append(xy[k])
-    if not found_px:
-        return np.zeros((0, 2)), np.zeros(0, int), np.zeros((0, 2))
-    return np.array(found_px), np.array(found_i), np.array(seeds)
+    # The cloth level and noise of each profile: median and MAD of its inner quarter (all
+    # profiles at once; NaN past each one's own quarter sorts last).
+    n_all = (np.where(ok, length, 0.0) / step).astype(int)
+    n_drop = np.maximum(4, n_all // 4)
+    cols = np.arange(int(n_drop.max()))
+    drop = np.where(cols[None, :] < n_drop[:, None], prof[:, : len(cols)], np.nan)
+    level_all = _row_median(drop, n_drop)
+    noise_all = 1.4826 * _row_median(np.abs(drop - level_all[:, None]), n_drop)
+    # Per profile (all at once): the first place markedly darker than the cloth, then the
+    # half-way crossing before it.
+    rows = np.arange(len(xy))
+    col = np.arange(prof.shape[1])
+    inside = col[None, :] <= n_all[:, None]
+    usable = ok & (n_all + 1 >= 12) & np.all(np.isfinite(prof) | ~inside, axis=1)
+    thr = np.maximum(settings.min_contrast, 4.0 * noise_all)
+    s = np.where(inside, level_all[:, None] - prof, -np.inf)  # rises where darker than cloth
+    s = np.nan_to_num(s, nan=-np.inf)
+    above = s > thr[:, None]
+    j0 = np.argmax(above, axis=1)
+    usable &= above[rows, j0] & (j0 >= 4)
+    # a sharp step (the shaded cushion face), not the cushion top's slow darkening
+    span = np.minimum(j0[:, None] + np.arange(int(1.5 / step) + 1)[None, :], prof.shape[1] - 1)
+    level_face = np.max(s[rows[:, None], span], axis=1)
+    before = s[rows, np.maximum(0, j0 - int(2.0 / step))]
+    with np.errstate(invalid="ignore"):
+        usable &= level_face - before >= 2.0 * thr
+    # walk back to the half-level crossing, interpolate linearly
+    half = level_face / 2
+    below = (s < half[:, None]) & (col[None, :] < j0[:, None])
+    j = np.where(below.any(axis=1), np.max(np.where(below, col[None, :], -1), axis=1) + 1, 0)
+    usable &= j > 0
+    j = np.maximum(j, 1)
+    s_j, s_prev = s[rows, j], s[rows, j - 1]
+    usable &= np.isfinite(s_j) & np.isfinite(s_prev) & (s_j > s_prev)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tj = (j - 1) + (half - s_prev) / (s_j - s_prev)
+        px = inner + out_dir * (tj * step)[:, None]
+    usable &= np.all(np.isfinite(px), axis=1)
+    usable &= (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+    return px[usable], idx[usable], xy[usable]
+
+
+def _row_median(a: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Median of the first ``count[i]`` entries of each row of ``a`` (the rest NaN)."""
+    srt = np.sort(a, axis=1)  # NaN last
+    c = np.clip(count, 1, a.shape[1])
+    lo = np.take_along_axis(srt, ((c - 1) // 2)[:, None], axis=1)[:, 0]
+    hi = np.take_along_axis(srt, (c // 2)[:, None], axis=1)[:, 0]
+    return 0.5 * (lo + hi)
 
 
 def _find_diamonds(
@@ -357,7 +449,33 @@ def fit_pool(
     lum = _lab(frame_bgr)[..., 0]
     gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
-    corners_px = _assign_corners(outline_corners(cloth_mask(frame_bgr)))
+    # The cloth's outline is only a start, and the cloth-coloured region is not always the
+    # cloth alone (black cloth beside black rails, a sleeve the colour of the cloth over a
+    # rail): each candidate outline in turn, until one leads to a fit that holds.
+    first: CalibrationError | None = None
+    for mask in _cloth_masks(frame_bgr):
+        for start in ("hull", "rect"):
+            try:
+                corners_px = _assign_corners(outline_corners(mask, start))
+                calib = _fit_from_corners(lum, gray, spec, corners_px, st)
+                check_camera(calib)
+                return calib
+            except CalibrationError as exc:
+                first = first or exc
+                log.debug("cloth outline candidate failed: %s", exc)
+    assert first is not None
+    raise first
+
+
+def _fit_from_corners(
+    lum: np.ndarray,
+    gray: np.ndarray,
+    spec: TableSpec,
+    corners_px: np.ndarray,
+    st: PoolFitSettings,
+) -> Calibration:
+    """The fit of :func:`fit_pool` from a rough outline's corners (``spec`` order)."""
+    h, w = lum.shape
     H = cv2.getPerspectiveTransform(
         spec.corners_xy_mm().astype(np.float32), corners_px.astype(np.float32)
     )
@@ -371,7 +489,7 @@ def fit_pool(
     # corners (lens bending ignored), twice, the second time searching closer.
     for search in (st.search_mm, 0.5 * st.search_mm):
         edge_px, edge_i, seeds = _find_edges(lum, spec, project, search, st)
-        H = _nose_homography(spec, edge_px, edge_i)
+        H = _nose_homography(spec, edge_px, edge_i, H)
         project = _homography_projector(H)
     search = st.refine_search_mm
     calib: Calibration | None = None
@@ -382,7 +500,11 @@ def fit_pool(
                 f"no table found: only {len(edge_px)} cushion edge points were seen"
             )
         ppm = _px_per_mm(project)
-        dia_px, dia_i = _find_diamonds(gray, spec, project, max(4.0, search * ppm * 0.6))
+        # the diamonds sit on the rail tops: their parallax depends on the camera's height,
+        # which a nearly straight-down view hardly fixes until the diamonds themselves do,
+        # so their search does not narrow with the noses'
+        dia_px, dia_i = _find_diamonds(gray, spec, project,
+                                       max(4.0, st.diamond_search_mm * ppm))
         dia_xyz = np.column_stack([
             np.asarray(spec.diamonds_xy_mm, float).reshape(-1, 2)[dia_i],
             np.full(len(dia_i), spec.rail_height_mm),
@@ -391,8 +513,11 @@ def fit_pool(
             if calib is None:
                 edge_xy = _on_nose(spec, edge_i, seeds)
                 xyz = np.column_stack([edge_xy, np.full(len(edge_xy), NOSE_EDGE_Z_MM)])
-                calib = solve(spec, edge_px, xyz, (w, h), lens=False)
-            calib = _fit_lines(calib, edge_px, edge_i, dia_px, dia_xyz, st)
+                # the along-line positions are still rough: hold the focal length
+                calib = solve(spec, edge_px, xyz, (w, h), lens=False,
+                              focal_prior_px=ROUGH_FOCAL_PRIOR_PX)
+            calib = _fit_lines(calib, edge_px, edge_i, dia_px, dia_xyz, st,
+                               ROUGH_FOCAL_PRIOR_PX if rnd == 0 else FOCAL_PRIOR_PX)
         except ValueError as exc:
             raise CalibrationError(f"no table found: {exc}") from exc
         project = _calib_projector(calib)
@@ -410,13 +535,46 @@ def fit_pool(
     keep = err < max(st.gate_px, 2.5 * float(np.median(err)))
     names = [f"nose_{spec.cushions[i].name}" for i in edge_i] + ["diamond"] * len(dia_px)
     try:
+        # k1 only, from the converged camera, as in the rounds: edges along the outline
+        # barely tell k2 from the focal length, and a free k2 runs away
         calib = solve(spec, px[keep], xyz[keep], (w, h),
-                      names=[n for n, k in zip(names, keep, strict=True) if k])
+                      names=[n for n, k in zip(names, keep, strict=True) if k],
+                      lens=1, start=calib)
     except ValueError as exc:
         raise CalibrationError(f"no table found: {exc}") from exc
-    if not np.isfinite(calib.rms_mm) or calib.rms_mm > 10.0:
+    if not np.isfinite(calib.rms_mm) or calib.rms_mm > st.max_rms_mm:
         raise CalibrationError(f"no table found: the fit leaves {calib.rms_mm:.1f} mm rms")
+    n_dia_kept = int(keep[len(edge_i) :].sum())
+    log.debug("final: %d of %d diamonds kept", n_dia_kept, len(dia_px))
+    # Diamonds found where the camera puts them but far from where it maps them: a side
+    # locked onto the wrong edge (the rail behind a cushion top that looks like cloth).
+    if len(dia_px) >= 4 and n_dia_kept < 0.5 * len(dia_px):
+        raise CalibrationError(
+            f"no table found: the fit disagrees with {len(dia_px) - n_dia_kept} of the "
+            f"{len(dia_px)} diamonds seen"
+        )
+    _check_sides(spec, edge_i[keep[: len(edge_i)]], dia_xyz[keep[len(edge_i) :], :2])
     return calib
+
+
+def _check_sides(spec: TableSpec, edge_i: np.ndarray, dia_xy_mm: np.ndarray) -> None:
+    """``CalibrationError`` unless every side of the table holds the fit: its cushion
+    edges or its rail's diamonds. Three sides alone leave the fourth free to slide (the
+    edges fix only the distance across each nose line) and the fit can be far off while
+    its residuals stay small."""
+    hx, hy = spec.half_wh_mm
+    normals = np.array([c.normal_xy for c in spec.cushions], float)[edge_i]
+    for key, name in (((1, 0), "-x"), ((-1, 0), "+x"), ((0, 1), "-y"), ((0, -1), "+y")):
+        n_edges = int(np.sum(np.all(np.round(normals) == key, axis=1))) if len(edge_i) else 0
+        # diamonds on this side's rail lie beyond its nose line
+        outward = -np.asarray(key, float)
+        half = hx if key[0] else hy
+        n_dia = int(np.sum(dia_xy_mm @ outward > half)) if len(dia_xy_mm) else 0
+        if n_edges < _MIN_SIDE_EDGES and n_dia < 2:
+            raise CalibrationError(
+                f"no table found: the {name} side shows neither its cushion edge nor its "
+                f"diamonds ({n_edges} edge points, {n_dia} diamonds)"
+            )
 
 
 def _fit_lines(
@@ -426,11 +584,17 @@ def _fit_lines(
     dia_px: np.ndarray,
     dia_xyz: np.ndarray,
     st: PoolFitSettings,
+    focal_prior_px: float = FOCAL_PRIOR_PX,
 ) -> Calibration:
     """Refit the camera: edge points to their nose lines (distance across the line only),
     diamonds to their points; robust, then plain on the points it explains."""
     from scipy.optimize import least_squares
 
+    if len(edge_px) > st.fit_edges_max:
+        # evenly along the outline: the rounds only steer the search; the final fit by
+        # ``solve`` takes every edge point
+        sub = np.linspace(0, len(edge_px) - 1, st.fit_edges_max).round().astype(int)
+        edge_px, edge_i = edge_px[sub], edge_i[sub]
     spec = start.spec
     w, h = start.resolution_wh
     cx, cy = w / 2, h / 2
@@ -457,14 +621,18 @@ def _fit_lines(
     e_all, d_all = np.ones(len(edge_px), bool), np.ones(len(dia_px), bool)
     free = np.array([0, 1, 3, 4, 5, 6, 7, 8])
 
+    # the weak pull toward the starting focal length of ``solve`` (a table seen nearly
+    # head-on does not fix it)
+    w_prior = focal_prior_px * np.sqrt(len(edge_px) + len(dia_px))
+
     def res_free(q: np.ndarray, e_sel: np.ndarray, d_sel: np.ndarray) -> np.ndarray:
         p = p0.copy()
         p[free] = q
-        return residual(p, e_sel, d_sel)
+        return np.append(residual(p, e_sel, d_sel), w_prior * (p[0] - p0[0]) / p0[0])
 
     fit = least_squares(res_free, p0[free], loss="soft_l1", f_scale=1.0, x_scale="jac",
                         args=(e_all, d_all))
-    r = fit.fun
+    r = fit.fun[:-1]
     r_e = np.abs(r[: len(edge_px)])
     r_d = np.linalg.norm(r[len(edge_px) :].reshape(-1, 2), axis=1)
     thr = max(st.gate_px, 3.0 * float(np.median(r_e)))
@@ -484,28 +652,48 @@ def _homography_projector(H: np.ndarray) -> Project:
     return project
 
 
-def _nose_homography(spec: TableSpec, edge_px: np.ndarray, edge_i: np.ndarray) -> np.ndarray:
-    """Table z = 0 -> image homography from one straight line per side through the edges."""
+def _nose_homography(
+    spec: TableSpec, edge_px: np.ndarray, edge_i: np.ndarray, H_prev: np.ndarray
+) -> np.ndarray:
+    """Table z = 0 -> image homography from one straight line per side through the edges.
+
+    A side whose cushions show too few edges keeps its line from ``H_prev``: a camera
+    above that side sees the cushion face from straight above, where it hides under the
+    nose and the cloth seems to run on over the cushion top (also a hand or a score bar
+    over a whole rail). At least three sides must show their edge."""
     if len(edge_px) < 20:
         raise CalibrationError(f"no table found: only {len(edge_px)} cushion edge points")
     normals = np.array([c.normal_xy for c in spec.cushions], float)
+    hx, hy = spec.half_wh_mm
     lines: dict[tuple[int, int], np.ndarray] = {}
+    missing = []
     for key in {(int(round(nx)), int(round(ny))) for nx, ny in normals}:
         members = [i for i, n in enumerate(normals) if (round(n[0]), round(n[1])) == key]
         pts = edge_px[np.isin(edge_i, members)]
-        if len(pts) < 6:
-            raise CalibrationError("no table found: a cushion side shows no edge")
+        ln: np.ndarray | None = None
         keep = np.ones(len(pts), bool)
         for _ in range(3):
+            if keep.sum() < 6:
+                ln = None
+                break
             ln = _line_through(pts[keep])
             ln = ln / np.linalg.norm(ln[:2])
             d = np.abs(pts @ ln[:2] + ln[2])
             keep = d < max(1.5, 3.0 * float(np.median(d[keep])))
-            if keep.sum() < 6:
-                raise CalibrationError("no table found: a cushion side is not straight")
+        if ln is None:
+            missing.append(key)
+            # the side's line as the previous homography has it
+            ends = np.array([[-key[0] * hx, -key[1] * hy], [-key[0] * hx, -key[1] * hy]], float)
+            ends[:, 1 if key[0] else 0] = (-1.0, 1.0)
+            ends[:, 1 if key[0] else 0] *= hy if key[0] else hx
+            e = _homography_projector(H_prev)(np.column_stack([ends, np.zeros(2)]))
+            ln = np.cross([*e[0], 1.0], [*e[1], 1.0])
         lines[key] = ln
+    if len(missing) > 1:
+        raise CalibrationError(
+            f"no table found: {len(missing)} cushion sides show no straight edge"
+        )
     img, tab = [], []
-    hx, hy = spec.half_wh_mm
     for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
         p = np.cross(lines[(-sx, 0)], lines[(0, -sy)])
         img.append(p[:2] / p[2])

@@ -145,13 +145,13 @@ def test_detect_with_corners_reads_a_frame_the_fit_cannot(pool_frame, tmp_path):
     """An arm across the table hides a cushion and two corners' worth of outline: the
     automatic fit gives up, the clicked corners still place every visible ball."""
     spec, cam, img, _ = pool_frame
-    arm = np.array([[0, 720], [0, 500], [700, 380], [760, 460], [200, 720]], np.int32)
+    arm = np.array([[0, 720], [0, 300], [700, 250], [760, 460], [400, 720]], np.int32)
     path = tmp_path / "arm.png"
     cv2.imwrite(str(path), cv2.fillPoly(img.copy(), [arm], (60, 70, 90)))
     refused = cueref("detect", str(path), "--table", "pool-9ft")
     assert refused.returncode == 2 and "--corners" in refused.stderr
     out = run_json("detect", str(path), "--table", "pool-9ft", corners_arg(true_corners(spec, cam)))
-    assert out["method"] == "corners" and len(out["objects"]) >= 4
+    assert out["method"] == "corners" and len(out["objects"]) >= 3  # 3 balls stay in view
     for o in out["objects"]:
         assert o["label"] in POOL_LABELS
         # the true camera sees the reported table point at the reported pixel

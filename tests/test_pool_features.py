@@ -44,9 +44,9 @@ def cloth_error_mm(spec, cam, fit) -> np.ndarray:  # type: ignore[no-untyped-def
     return np.linalg.norm(fit.to_table(px) - g, axis=1)
 
 
-# Setups measured to pass. Known failures (see the module's report): realistic looks of
-# seeds 2-4 (a cushion side loses its edge, or a thin cushion face near the camera's nadir
-# is missed and the fit runs to a wrong camera).
+# Setups measured to pass. Known failures (refused with CalibrationError, no longer fitted
+# wrong): realistic seed 3 on the 9 ft table and seed 4 (the cushion side under the camera
+# shows no edge and its diamonds are missed; black cloth beside black rails).
 @pytest.mark.parametrize(
     ("seed", "table", "realistic"),
     [
@@ -58,6 +58,9 @@ def cloth_error_mm(spec, cam, fit) -> np.ndarray:  # type: ignore[no-untyped-def
         (0, "pool-9ft", True),
         (0, "pool-7ft", True),
         (1, "pool-9ft", True),
+        (2, "pool-9ft", True),
+        (2, "pool-7ft", True),
+        (3, "pool-7ft", True),
     ],
 )
 def test_fit_pool_maps_the_cloth_to_a_millimetre(seed: int, table: str, realistic: bool) -> None:
@@ -81,3 +84,43 @@ def test_no_table_raises(kind: str) -> None:
 def test_novuss_is_refused() -> None:
     with pytest.raises(ValueError, match="pool table"):
         fit_pool(np.zeros((720, 1280, 3), np.uint8), get_table("novuss"))
+
+
+def test_row_median_matches_numpy() -> None:
+    from calibration.pool_features import _row_median
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(50, 30))
+    count = rng.integers(1, 31, 50)
+    padded = np.where(np.arange(30)[None, :] < count[:, None], a, np.nan)
+    want = [np.median(a[i, : count[i]]) for i in range(50)]
+    np.testing.assert_allclose(_row_median(padded, count), want)
+
+
+def test_a_camera_gone_wild_does_not_exhaust_memory() -> None:
+    """A cushion projected absurdly long must not ask for billions of samples."""
+    from calibration.pool_features import PoolFitSettings, _nose_samples
+
+    spec = get_table("pool-9ft")
+
+    def wild(xyz: np.ndarray) -> np.ndarray:
+        return xyz[:, :2] * 1e9
+
+    xy, _, _ = _nose_samples(spec, wild, PoolFitSettings())
+    assert len(xy) <= 1000 * len(spec.cushions)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"rounds": 0}, "rounds"),
+        ({"max_rms_mm": 0.0}, "max_rms_mm"),
+        ({"diamond_search_mm": -1.0}, "diamond_search_mm"),
+        ({"fit_edges_max": 5}, "fit_edges_max"),
+    ],
+)
+def test_settings_are_validated(kwargs: dict[str, float], message: str) -> None:
+    from calibration.pool_features import PoolFitSettings
+
+    with pytest.raises(ValueError, match=message):
+        PoolFitSettings(**kwargs)  # type: ignore[arg-type]
