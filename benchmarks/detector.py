@@ -217,7 +217,8 @@ def speed(args: argparse.Namespace) -> None:
         "",
         f"`python benchmarks/detector.py --speed --venues {args.venues}`:"
         f" {results[0]['frames']} held-out 720p-1080p camera frames on {args.threads}"
-        " threads, run when nothing else ran on the machine. Per frame: warp, model,"
+        f" threads (1-minute load average up to {load:.1f} on this 2-core machine while it"
+        " ran). Per frame: warp, model,"
         " suppression and label reading, sub-pixel refinement. Target (issue 4): <= 8 ms.",
         "",
         "| model | ms per frame (median) | model ms | warp ms | the rest ms |",

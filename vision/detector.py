@@ -146,6 +146,9 @@ class Detector:
         opts.intra_op_num_threads = self.threads
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
+        # Idle threads sleep instead of spinning: a frame's other work (decoding, the warp,
+        # refinement, tracking) shares the same few cores, and spinning threads slow it.
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own, untyped errors
