@@ -168,6 +168,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cueref: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the output went to `head` or a closed pipe: stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
