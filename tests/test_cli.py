@@ -20,6 +20,25 @@ def cueref(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
                           cwd=cwd, env={**os.environ, "PYTHONHASHSEED": "0"})
 
 
+def bad_input_file(tmp_path: Path, make: str | None, frame: Path | None = None) -> Path:
+    """A file of one bad kind for an image command: ``None`` missing, ``text``, a
+    ``blank`` grey frame, a ``tiny`` one, or ``frame`` (the good ``frame`` itself)."""
+    import cv2
+    import numpy as np
+
+    path = tmp_path / "in.png"
+    if make == "text":
+        path.write_text("not an image")
+    elif make == "blank":
+        cv2.imwrite(str(path), np.full((720, 1280, 3), 90, np.uint8))
+    elif make == "tiny":
+        cv2.imwrite(str(path), cv2.resize(cv2.imread(str(frame)), (100, 56)))
+    elif make == "frame":
+        assert frame is not None
+        path = frame
+    return path
+
+
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory):
     out = tmp_path_factory.mktemp("sim")

@@ -6,7 +6,7 @@ import json
 import cv2
 import numpy as np
 import pytest
-from test_cli import cueref
+from test_cli import bad_input_file, cueref
 from test_pool_features import render_setup
 
 from calibration.tables import get_table
@@ -195,17 +195,7 @@ def test_detect_takes_the_orientation_flag(racked_frame):
          "pool_quarter_turn", "odd_turn", "check_image_suffix"],
 )
 def test_bad_input_exits_2_with_one_line(tmp_path, pool_frame, video, make, args, message):
-    path = tmp_path / "in.png"
-    if make == "text":
-        path.write_text("not an image")
-    elif make == "blank":
-        cv2.imwrite(str(path), np.full((720, 1280, 3), 90, np.uint8))
-    elif make == "tiny":
-        cv2.imwrite(str(path), cv2.resize(pool_frame[2], (100, 56)))
-    elif make == "frame":
-        path = pool_frame[3]
-    elif make == "video":
-        path = video
+    path = video if make == "video" else bad_input_file(tmp_path, make, pool_frame[3])
     result = cueref("calibrate", str(path), *args)
     assert result.returncode == 2, result.stdout
     lines = result.stderr.strip().splitlines()

@@ -5,7 +5,7 @@ import json
 import cv2
 import numpy as np
 import pytest
-from test_cli import cueref
+from test_cli import bad_input_file, cueref
 from test_pool_features import render_setup
 
 
@@ -53,13 +53,7 @@ def test_detect_without_json_prints_a_table(pool_frame):
     ],
 )
 def test_detect_bad_input_exits_2_with_one_line(tmp_path, pool_frame, make, args, message):
-    path = tmp_path / "in.png"
-    if make == "text":
-        path.write_text("not an image")
-    elif make == "blank":
-        cv2.imwrite(str(path), np.full((720, 1280, 3), 90, np.uint8))
-    elif make == "frame":
-        path = pool_frame[2]
+    path = bad_input_file(tmp_path, make, pool_frame[2])
     result = cueref("detect", str(path), *args)
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
