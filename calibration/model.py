@@ -111,6 +111,8 @@ class Calibration:
     def to_json(self) -> dict[str, Any]:
         return {
             "H_table_from_image": self.H_table_from_image.tolist(),  # full precision
+            # A homography cannot bend: it maps pixels with the lens taken out (k1, k2).
+            "H_input": "undistorted pixels: remove the lens (k1, k2) from image pixels first",
             "K": np.round(self.K, 4).tolist(),
             "lens": {"k1": round(self.k1, 6), "k2": round(self.k2, 6)},
             "R": np.round(self.R, 9).tolist(),
