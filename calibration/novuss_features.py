@@ -356,6 +356,24 @@ def line_samples(
                        tuple(lines), is_edge[keep])
 
 
+def _profiles(
+    grey: np.ndarray, centre_px: np.ndarray, normal_px: np.ndarray, half_window_px: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Grey profiles along each normal over the window and the shoulders beyond it: the
+    offsets (px), the profiles ``(N, offsets)`` (-1 off the frame) and which lie wholly
+    inside the frame."""
+    reach = _SHOULDER_PX[1]
+    offs = np.arange(-half_window_px - reach, half_window_px + reach + 1e-9, _PROFILE_STEP_PX)
+    pts = centre_px[:, None, :] + offs[None, :, None] * normal_px[:, None, :]
+    prof = cv2.remap(grey, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0)
+    h, w = grey.shape
+    inside = (
+        (pts[..., 0] >= 1) & (pts[..., 0] <= w - 2) & (pts[..., 1] >= 1) & (pts[..., 1] <= h - 2)
+    ).all(axis=1)
+    return offs, prof, inside
+
+
 def find_line_centres(
     grey: np.ndarray,
     centre_px: np.ndarray,
@@ -373,15 +391,7 @@ def find_line_centres(
     n = len(centre_px)
     if n == 0:
         return np.zeros((0, 2)), np.zeros(0, bool)
-    offs = np.arange(-half_window_px - _SHOULDER_PX[1], half_window_px + _SHOULDER_PX[1] + 1e-9,
-                     _PROFILE_STEP_PX)
-    pts = centre_px[:, None, :] + offs[None, :, None] * normal_px[:, None, :]
-    prof = cv2.remap(grey, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
-                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0)
-    h, w = grey.shape
-    inside = (
-        (pts[..., 0] >= 1) & (pts[..., 0] <= w - 2) & (pts[..., 1] >= 1) & (pts[..., 1] <= h - 2)
-    ).all(axis=1)
+    offs, prof, inside = _profiles(grey, centre_px, normal_px, half_window_px)
 
     core = np.abs(offs) <= half_window_px
     core_idx = np.flatnonzero(core)
@@ -431,20 +441,12 @@ def find_edges(
     n = len(centre_px)
     if n == 0:
         return np.zeros((0, 2)), np.zeros(0, bool)
-    reach = _SHOULDER_PX[1]
-    offs = np.arange(-half_window_px - reach, half_window_px + reach + 1e-9, _PROFILE_STEP_PX)
-    pts = centre_px[:, None, :] + offs[None, :, None] * normal_px[:, None, :]
-    prof = cv2.remap(grey, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
-                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0)
-    h, w = grey.shape
-    inside = (
-        (pts[..., 0] >= 1) & (pts[..., 0] <= w - 2) & (pts[..., 1] >= 1) & (pts[..., 1] <= h - 2)
-    ).all(axis=1)
+    offs, prof, inside = _profiles(grey, centre_px, normal_px, half_window_px)
     grad = np.gradient(prof, _PROFILE_STEP_PX, axis=1)
     core_idx = np.flatnonzero(np.abs(offs) <= half_window_px)
     i_min = core_idx[np.argmin(grad[:, core_idx], axis=1)]
     rows = np.arange(n)
-    k = int(round(reach / _PROFILE_STEP_PX))
+    k = int(round(_SHOULDER_PX[1] / _PROFILE_STEP_PX))
     board = prof[rows, np.clip(i_min - k, 0, len(offs) - 1)]
     rail = prof[rows, np.clip(i_min + k, 0, len(offs) - 1)]
     step = board - rail
