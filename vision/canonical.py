@@ -122,10 +122,9 @@ class TableWarp:
     def image_px_per_canon_px(self, uv_px: np.ndarray) -> np.ndarray:
         """Local scale ``(N,)``: image pixels per canonical pixel around each point."""
         uv = np.asarray(uv_px, float).reshape(-1, 2)
-        a = self.canon_to_image(uv - [0.5, 0.0])
-        b = self.canon_to_image(uv + [0.5, 0.0])
-        c = self.canon_to_image(uv - [0.0, 0.5])
-        d = self.canon_to_image(uv + [0.0, 0.5])
+        steps = np.array([[-0.5, 0.0], [0.5, 0.0], [0.0, -0.5], [0.0, 0.5]])
+        a, b, c, d = self.canon_to_image((uv[None] + steps[:, None]).reshape(-1, 2)).reshape(
+            4, len(uv), 2)
         return 0.5 * (np.linalg.norm(b - a, axis=1) + np.linalg.norm(d - c, axis=1))
 
 
