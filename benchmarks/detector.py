@@ -50,14 +50,14 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def match(det_boxes: np.ndarray, det_scores: np.ndarray, gt_boxes: np.ndarray,
-          thr: float) -> tuple[np.ndarray, np.ndarray]:
+          thr: float) -> np.ndarray:
     """Greedy COCO matching of one class in one image: per detection (by score) the
     matched ground-truth index or -1."""
     order = np.argsort(-det_scores)
     taken = np.zeros(len(gt_boxes), bool)
     out = np.full(len(det_boxes), -1)
     if len(gt_boxes) == 0:
-        return out, order
+        return out
     iou = iou_matrix(det_boxes, gt_boxes)
     for i in order:
         cand = np.where(~taken & (iou[i] >= thr))[0]
@@ -65,7 +65,7 @@ def match(det_boxes: np.ndarray, det_scores: np.ndarray, gt_boxes: np.ndarray,
             j = cand[np.argmax(iou[i, cand])]
             taken[j] = True
             out[i] = j
-    return out, order
+    return out
 
 
 def average_precision(scores: np.ndarray, hits: np.ndarray, n_gt: int) -> float:
@@ -125,13 +125,13 @@ class Tally:
             gi, di = gt_cls == c, det_cls == c
             self.n_gt[c] += int(gi.sum())
             for thr in IOUS:
-                m, _ = match(dets.xyxy_canon_px[di], dets.score[di],
+                m = match(dets.xyxy_canon_px[di], dets.score[di],
                              gt_boxes[gi].reshape(-1, 4), thr)
                 self.per_class[c][thr].append(np.column_stack([dets.score[di], m >= 0]))
         # recall, false positives and centre errors as cueref runs it
         dets = work
         det_cls = np.array([DETECTOR_CLASSES.index(lb) for lb in dets.label], int)
-        m, _ = match(dets.xyxy_canon_px, dets.score, gt_boxes.reshape(-1, 4), 0.5)
+        m = match(dets.xyxy_canon_px, dets.score, gt_boxes.reshape(-1, 4), 0.5)
         self.found += int((m >= 0).sum())
         self.named += int(sum(det_cls[k] == gt_cls[j] for k, j in enumerate(m) if j >= 0))
         truth_canon = warp.image_to_canon(f.silhouette_centres_px())
@@ -139,7 +139,7 @@ class Tally:
         for c in set(gt_cls.tolist()) | set(det_cls.tolist()):
             gi = np.where(gt_cls == c)[0]
             di = np.where(det_cls == c)[0]
-            m, _ = match(dets.xyxy_canon_px[di], dets.score[di], gt_boxes[gi].reshape(-1, 4),
+            m = match(dets.xyxy_canon_px[di], dets.score[di], gt_boxes[gi].reshape(-1, 4),
                          0.5)
             self.false_pos += int((m < 0).sum())
             self.total += len(gi)

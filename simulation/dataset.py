@@ -410,8 +410,8 @@ def render_venue(seed: int, venue: int) -> list[Sample]:
         canvas, left = to_training_canvas(warp(f.bgr))
         ch, cw = canvas.shape[:2]
         lines = tuple(
-            _normalise(f"{cls} {(u0 + u1) / 2 + left + 0.5:.2f} {(v0 + v1) / 2 + 0.5:.2f} "
-                       f"{u1 - u0 + 1:.2f} {v1 - v0 + 1:.2f}", cw, ch)
+            _yolo_line(cls, ((u0 + u1) / 2 + left + 0.5, (v0 + v1) / 2 + 0.5, u1 - u0 + 1,
+                             v1 - v0 + 1), cw, ch)
             for _, cls, u0, v0, u1, v1 in canonical_boxes(f.spec, warp.view, f.camera, f.calib,
                                                        f.layout, f.visible_fraction)
         )
@@ -419,10 +419,10 @@ def render_venue(seed: int, venue: int) -> list[Sample]:
     return samples
 
 
-def _normalise(line: str, w: int, h: int) -> str:
-    cls, cx, cy, bw, bh = line.split()
-    return (f"{cls} {float(cx) / w:.6f} {float(cy) / h:.6f} {float(bw) / w:.6f} "
-            f"{float(bh) / h:.6f}")
+def _yolo_line(cls: int, box_px: tuple[float, float, float, float], w: int, h: int) -> str:
+    """``class cx cy w h`` normalised by the canvas, from a box in pixels (to 0.01 px)."""
+    cx, cy, bw, bh = (round(v, 2) for v in box_px)
+    return f"{cls} {cx / w:.6f} {cy / h:.6f} {bw / w:.6f} {bh / h:.6f}"
 
 
 # ----------------------------------------------------------------------- dataset
