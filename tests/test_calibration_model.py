@@ -4,9 +4,10 @@ and ``solve`` recovers a camera from correspondences."""
 import numpy as np
 import pytest
 
-from calibration.model import Calibration, solve
+from calibration.model import solve
 from calibration.tables import get_table
 from simulation.camera import CameraSetup, overhead_camera
+from simulation.dataset import calibration_of
 
 SETUPS = [
     ("pool-9ft", CameraSetup(height_mm=3600, tilt_deg=12, tilt_azimuth_deg=40,
@@ -19,9 +20,7 @@ SETUPS = [
 def truth(name, setup):
     spec = get_table(name)
     cam = overhead_camera(spec, setup)
-    calib = Calibration(spec, cam.K, float(cam.dist[0]), float(cam.dist[1]), cam.R, cam.t,
-                        cam.resolution_wh)
-    return spec, cam, calib
+    return spec, cam, calibration_of(spec, cam)
 
 
 @pytest.mark.parametrize(("name", "setup"), SETUPS, ids=[s[0] for s in SETUPS])
