@@ -102,7 +102,9 @@ class Tracks:
     ``id`` (N,) stable identities, ``label`` (N), ``xy_mm`` (N, 2) filtered positions,
     ``v_mm_s`` (N, 2) velocities, ``sigma_mm`` (N,) one-sigma position uncertainty,
     ``state`` (N,) ``TrackState`` values, ``seen`` (N,) whether an observation was
-    assigned this frame, ``last_seen_t_s`` (N,).
+    assigned this frame, ``last_seen_t_s`` (N,), ``obs_xy_mm`` (N, 2) the raw observation
+    assigned this frame (NaN where none): event detectors fit motion to these, because the
+    filtered positions lag a sudden change of direction.
     """
 
     t_s: float
@@ -115,6 +117,7 @@ class Tracks:
     state: np.ndarray
     seen: np.ndarray
     last_seen_t_s: np.ndarray
+    obs_xy_mm: np.ndarray
 
     def __post_init__(self) -> None:
         cols = {
@@ -125,6 +128,7 @@ class Tracks:
             "state": _frozen(self.state, int, ()),
             "seen": _frozen(self.seen, bool, ()),
             "last_seen_t_s": _frozen(self.last_seen_t_s, float, ()),
+            "obs_xy_mm": _frozen(self.obs_xy_mm, float, (2,)),
         }
         label = tuple(str(lab) for lab in self.label)
         _check_rows("Tracks", label=label, **cols)
@@ -141,13 +145,14 @@ class Tracks:
         idx = _rows(len(self), index)
         return Tracks(self.t_s, self.frame, self.id[idx], tuple(self.label[i] for i in idx),
                       self.xy_mm[idx], self.v_mm_s[idx], self.sigma_mm[idx],
-                      self.state[idx], self.seen[idx], self.last_seen_t_s[idx])
+                      self.state[idx], self.seen[idx], self.last_seen_t_s[idx],
+                      self.obs_xy_mm[idx])
 
     @classmethod
     def empty(cls, t_s: float, frame: int) -> Tracks:
         z1, z2 = np.zeros(0), np.zeros((0, 2))
         return cls(t_s, frame, np.zeros(0, int), (), z2, z2.copy(), z1, np.zeros(0, int),
-                   np.zeros(0, bool), z1.copy())
+                   np.zeros(0, bool), z1.copy(), z2.copy())
 
     @property
     def on_table(self) -> np.ndarray:
