@@ -247,7 +247,9 @@ def main(argv: list[str] | None = None) -> int:
             workers=args.workers, optimizer="AdamW", lr0=args.lr, lrf=0.05, cos_lr=True,
             weight_decay=5e-4, mosaic=0.0, close_mosaic=0, mixup=0.0, scale=0.1,
             translate=0.05, degrees=0.0, fliplr=0.5, flipud=0.5, hsv_h=0.005, hsv_s=0.3,
-            hsv_v=0.3, amp=False, plots=False, pretrained=False,
+            hsv_v=0.3, amp=False, plots=False,
+            # ultralytics drops the weights of a loaded .pt unless pretrained names them
+            pretrained=str(args.init) if args.init else False,
             cache=False if args.cache == "none" else args.cache, fraction=args.fraction,
             project=str(build), name="run", exist_ok=True, seed=args.seed,
             deterministic=False, patience=10_000, verbose=True,
