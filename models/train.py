@@ -157,7 +157,7 @@ def quantize_int8(src: Path, dst: Path, images: list[Path], *, count: int = 80) 
     )
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    chosen = images[:: max(1, len(images) // count)][:count]
+    chosen = [p.resolve() for p in images[:: max(1, len(images) // count)][:count]]
 
     class Views(CalibrationDataReader):
         def __init__(self) -> None:
