@@ -47,6 +47,11 @@ class RuleSettings:
     n3_counts_chain: bool = False
     """§8.21 (N3): also count pawns set moving by other pawns (not touched by the puck)."""
 
+    rerack_string_ball_cue: str = "bih"
+    """§8.19 (14.1 re-rack, WPA 4.8d): the 15th ball on the head string and the cue ball in
+    the rack area. "bih" follows the WPA text (ball in hand behind the head string);
+    "centre_spot" the BCA-style table (the cue ball goes to the centre spot)."""
+
     simultaneous_s: float = 0.010
     """⚙ Contacts closer than this in time count as simultaneous (RULES §0; N1, WPA 6.2)."""
 
@@ -54,5 +59,10 @@ class RuleSettings:
         for name in ("race_to", "straight_pool_target", "sets_per_match"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.rerack_string_ball_cue not in ("bih", "centre_spot"):
+            raise ValueError(
+                "rerack_string_ball_cue must be 'bih' or 'centre_spot', "
+                f"got {self.rerack_string_ball_cue!r}"
+            )
         if not 0.0 <= self.simultaneous_s <= 0.1:
             raise ValueError(f"simultaneous_s must be in [0, 0.1] s, got {self.simultaneous_s}")

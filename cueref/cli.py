@@ -147,6 +147,23 @@ def build_parser() -> argparse.ArgumentParser:
                     help="number of the first venue (continue an earlier run)")
     ds.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
 
+    judge = sub.add_parser(
+        "judge", help="re-judge a recorded or hand-written event stream (JSON Lines)"
+    )
+    judge.add_argument("events", metavar="EVENTS.jsonl",
+                       help="the event stream: match_start, event (and ignored state, call, "
+                       "calibration) lines; '-' reads stdin")
+    judge.add_argument("--game", required=True, type=_game,
+                       help="novuss, novuss-doubles, 8ball, 9ball, 10ball or 14.1")
+    judge.add_argument("--table", type=_table,
+                       help="table model; default: the match_start table, else by game")
+    judge.add_argument("--declarations", metavar="F",
+                       help="what the camera cannot see, one JSON object per line: "
+                       '{"shot": 3, "called_ball": "ball_5", "called_pocket": "foot_left", '
+                       '"safety": false, "push_out": false, "option": "accept", "frozen": []}')
+    judge.add_argument("--out", metavar="calls.jsonl",
+                       help="write the calls and states here (default: stdout)")
+
     demo = sub.add_parser("demo", help="run cueref on the embedded sample video")
     demo.add_argument("--out", default="cueref-demo", help="output folder (default ./cueref-demo)")
 

@@ -325,3 +325,110 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"  call stream  {calls_path}")
     print(f"  overlay      {overlay_path} ({n} frames)")
     return 0
+
+
+def _read_declarations(path: str) -> dict[int, Any]:
+    """The declarations file: JSON Lines (one object per shot) or one JSON array of them."""
+    import json
+
+    from adjudication.replay import StreamError, declarations_from_lines
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read declarations {path!r}: {exc.strerror}") from None
+    items: list[tuple[int, Any]] = []
+    try:
+        if text.lstrip().startswith("["):
+            items = list(enumerate(json.loads(text), start=1))
+        else:
+            for number, line in enumerate(text.splitlines(), start=1):
+                if line.strip():
+                    items.append((number, json.loads(line)))
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    try:
+        return declarations_from_lines(items)
+    except StreamError as exc:
+        raise UsageError(f"{path}:{exc.line}: {exc.message}") from None
+
+
+def _input_problem(line: dict[str, Any]) -> str | None:
+    """The first schema problem of an input line, said plainly; None when it is valid."""
+    from cueref.stream import validation_errors
+
+    kind = line.get("type")
+    if kind == "event":
+        for o in line.get("objects") or []:
+            label = o.get("label") if isinstance(o, dict) else None
+            if isinstance(label, str) and label not in _KNOWN_LABELS:
+                return f"unknown label {label!r}"
+    errors = validation_errors(line)
+    return f"invalid {kind or 'untyped'} line: {errors[0]}" if errors else None
+
+
+_KNOWN_LABELS = frozenset(
+    {"cue_ball", "puck", "red_pawn", "black_pawn", *(f"ball_{n}" for n in range(1, 16))}
+)
+
+
+def cmd_judge(args: argparse.Namespace) -> int:
+    """Re-judge an event stream: calls and states out as validated JSON Lines, flushed line by
+    line, so that on bad input (exit 2) everything judged before the bad line is kept."""
+    import json
+
+    from adjudication.replay import StreamError, StreamReferee
+    from calibration.tables import get_table
+    from cueref.stream import JsonlSink
+
+    declarations = _read_declarations(args.declarations) if args.declarations else {}
+    if args.events == "-":
+        fh = sys.stdin
+        name = "<stdin>"
+    else:
+        try:
+            fh = Path(args.events).open(encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.events!r}: {exc.strerror}") from None
+        name = args.events
+    problem: str | None = None
+    referee: StreamReferee | None = None
+    with fh, JsonlSink(args.out) as sink:
+
+        def emit(lines: list[dict[str, Any]]) -> None:
+            for out in lines:
+                sink.write(out)
+            sink.flush()
+
+        try:
+            for number, text in enumerate(fh, start=1):
+                if not text.strip():
+                    continue
+                try:
+                    obj = json.loads(text)
+                except json.JSONDecodeError as exc:
+                    raise StreamError(number, f"not JSON ({exc.msg})") from None
+                if not isinstance(obj, dict):
+                    raise StreamError(number, "each line must be a JSON object")
+                bad = _input_problem(obj)
+                if bad:
+                    raise StreamError(number, bad)
+                if referee is None:
+                    table = args.table or (
+                        obj.get("table") if obj.get("type") == "match_start" else None
+                    )
+                    spec = get_table(table or args.game.default_table)
+                    try:
+                        referee = StreamReferee(args.game, spec, declarations=declarations)
+                    except ValueError as exc:
+                        raise UsageError(str(exc)) from None
+                emit(referee.feed(number, obj))
+            if referee is None:
+                raise StreamError(0, "the stream is empty")
+            emit(referee.close())
+        except StreamError as exc:
+            emit(exc.judged)
+            problem = f"{name}:{exc.line}: {exc.message}"
+    if problem is not None:
+        raise UsageError(problem)
+    return 0

@@ -99,6 +99,11 @@ class JsonlSink:
         self._fh.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
         self.lines_written += 1
 
+    def flush(self) -> None:
+        """Push what was written so far to the file (a reader sees complete lines)."""
+        if self._fh is not None:
+            self._fh.flush()
+
     def write_all(self, lines: Iterable[Mapping[str, Any]]) -> None:
         for line in lines:
             self.write(line)

@@ -288,3 +288,19 @@ def test_wpa_6_13_wrong_player_is_flagged_for_review() -> None:
     e, s = nine()
     j = e.judge(s, shot(TABLE, [HIT_1, RAIL_1], player="bob"))
     assert has(j, "WPA 6.13", Outcome.REVIEW)
+
+
+@pytest.mark.parametrize("game", ["9ball", "10ball", "8ball", "14.1"])
+def test_wpa_1_7_ball_settling_into_a_pocket_is_put_back(game) -> None:
+    e = engine(game)
+    s = e.start(["ann", "bob"]).with_(breaking=False, ball_in_hand=None)
+    if game == "14.1":
+        s = s.with_(pool=replace(s.pool, opening_break=False))
+    sh = shot(TABLE, [HIT_1, RAIL_1], between=[("pocket", -1.0, "ball_2", "foot_left")])
+    j = e.judge(s, sh, Declaration(safety=True) if game in ("8ball", "10ball", "14.1") else None)
+    assert has(j, "WPA 1.7", Outcome.SPOT)
+    assert not any(c.outcome is Outcome.FOUL for c in j.calls)
+    (order,) = orders_of(j, "restore")
+    assert order.labels == ("ball_2",) and order.rule == "WPA 1.7"
+    assert "ball_2" in j.state.on_table
+    check_json(j)

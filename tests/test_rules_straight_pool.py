@@ -156,3 +156,73 @@ def test_est_7_4_safety_pocketed_balls_spotted() -> None:
     j = e.judge(s, shot(TABLE, [HIT_1, POT_1]), Declaration(safety=True))
     assert has(j, "EST §7.4", Outcome.LOSS_OF_TURN) and orders_of(j, "spot")
     assert j.state.scores == (0, 0)
+
+
+IN_RACK = (FOOT_X + 60, 0)  # inside the rack outline
+HEAD_SPOT = (-635.0, 0.0)
+CENTRE_SPOT = (0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    "bb, cb, rack15, bb_to, cb_to, bih",
+    [
+        # 4.8a: BB pocketed with the 14th (no ball left): all 15; CB in the rack -> BIH-HS
+        (None, (-300, 0), True, None, None, None),
+        (None, IN_RACK, True, None, None, "behind_head_string"),
+        # 4.8b: both in the rack area -> all 15, BIH-HS
+        ((FOOT_X + 120, 30), IN_RACK, True, None, None, "behind_head_string"),
+        # 4.8c: BB in the rack, CB on the head spot -> centre spot; else head spot
+        (IN_RACK, HEAD_SPOT, False, CENTRE_SPOT, None, None),
+        (IN_RACK, (-300, 200), False, HEAD_SPOT, None, None),
+        # 4.8d: CB in the rack; BB behind the string -> CB to the head spot
+        ((-900, 300), IN_RACK, False, None, HEAD_SPOT, None),
+        # ... head spot blocked by BB -> centre spot
+        ((-660, 0), IN_RACK, False, None, CENTRE_SPOT, None),
+        # ... BB on the head string or in front of it -> BIH-HS
+        ((-635, 300), IN_RACK, False, None, None, "behind_head_string"),
+        ((0, 300), IN_RACK, False, None, None, "behind_head_string"),
+        # neither interferes: both stay
+        ((0, 300), (-300, 0), False, None, None, None),
+    ],
+)
+def test_wpa_4_8_rerack_table(bb, cb, rack15, bb_to, cb_to, bih) -> None:
+    e, s = sp()
+    table = [("cue_ball", *cb), ("ball_1", 300, 100)]
+    on = ("ball_1",)
+    events = [HIT_1, POT_1]
+    if bb is not None:
+        table.append(("ball_2", *bb))
+        on = ("ball_1", "ball_2")
+    else:
+        table.append(("ball_2", 400, -300))
+        on = ("ball_1", "ball_2")
+        events.append(("pocket", 2.2, "ball_2", "foot_right"))
+    s = s.with_(on_table=on)
+    call = Declaration(called_ball="ball_1", called_pocket="foot_left")
+    j = e.judge(s, shot(table, events), call)
+    racks = orders_of(j, "rerack")
+    assert len(racks[0].labels) == (15 if rack15 else 14)
+    spots = {o.labels[0]: o.xy_mm[0] for o in j.orders if o.kind == "spot" and o.rule == "WPA 4.8"}
+    assert spots.get("ball_2") == (pytest.approx(bb_to) if bb_to else None)
+    assert spots.get("cue_ball") == (pytest.approx(cb_to) if cb_to else None)
+    assert j.state.ball_in_hand == bih
+    assert len(j.state.on_table) == 15 and j.state.shooter == "ann"
+    check_json(j)
+
+
+def test_wpa_4_8_string_ball_cue_in_rack_bca_setting() -> None:
+    """§8.19: the BCA table sends the cue ball to the centre spot instead of BIH-HS."""
+    e, s = sp(rerack_string_ball_cue="centre_spot")
+    table = [("cue_ball", *IN_RACK), ("ball_1", 300, 100), ("ball_2", -635, 300)]
+    s = s.with_(on_table=("ball_1", "ball_2"))
+    j = e.judge(s, shot(table, [HIT_1, POT_1]), Declaration(called_ball="ball_1"))
+    (o,) = [o for o in j.orders if o.kind == "spot" and o.labels == ("cue_ball",)]
+    assert o.xy_mm[0] == pytest.approx(CENTRE_SPOT) and j.state.ball_in_hand is None
+
+
+def test_wpa_6_14_warning_when_on_two_fouls() -> None:
+    e, s = sp()
+    s = s.with_(fouls_in_a_row=(1, 0))
+    j = e.judge(s, shot(TABLE, []))
+    (c,) = [c for c in j.calls if c.rule == "WPA 4.9" and c.outcome is Outcome.POINT]
+    assert "two fouls" in c.evidence["warning"] and j.state.fouls_in_a_row == (2, 0)

@@ -35,6 +35,7 @@ from adjudication.rules.pool_common import (
     spot_order,
     standard_fouls,
     start_pool,
+    with_settled,
 )
 from adjudication.rules.ten_ball import called_made, called_shot
 from adjudication.settings import RuleSettings
@@ -88,6 +89,7 @@ class EightBallEngine:
         assert state.pool is not None
         return targets_for(state.pool.groups[state.turn], balls)
 
+    @with_settled
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None
     ) -> Judgement:

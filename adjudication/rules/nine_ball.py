@@ -34,6 +34,7 @@ from adjudication.rules.pool_common import (
     spot_order,
     standard_fouls,
     start_pool,
+    with_settled,
 )
 from adjudication.settings import RuleSettings
 from adjudication.shot import Layout, Shot
@@ -84,6 +85,7 @@ class RotationEngine:
 
     # ------------------------------------------------------------------------- judge
 
+    @with_settled
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None
     ) -> Judgement:
@@ -155,6 +157,10 @@ class RotationEngine:
                 f"{state.players[opp]} has ball in hand anywhere.",
                 player=state.players[opp],
                 fouls_in_a_row=fouls_row[me],
+                warning=f"{state.shooter} is on two fouls: a third in a row loses the rack "
+                "(WPA 6.14, Reg. 8)"
+                if fouls_row[me] == 2
+                else None,
             )
             nxt = state.with_(
                 shot=shot.number,

@@ -519,3 +519,101 @@ def spot_order(spec: TableSpec, shot: Shot, labels: Sequence[str], rule: str) ->
     cue = shot.after.by_label(CUE)
     xy = spot_positions(spec, occupied(shot, exclude=(CUE,)), labels, cue_xy=cue)
     return Order("spot", tuple(labels), xy, rule=rule)
+
+
+# ------------------------------------------------------------------- WPA 1.7 (P18)
+
+
+def settled_between(shot: Shot) -> tuple[Shot, tuple[Event, ...]]:
+    """WPA 1.7: balls that dropped into a pocket by themselves between shots. Returns the
+    shot as the game rules see it (those balls back where they were, their pocket events
+    gone from ``between``) and the pocket events."""
+    drops = tuple(
+        e for e in shot.between if e.kind is EventKind.POCKET and e.labels and e.labels[0] != CUE
+    )
+    if not drops:
+        return shot, ()
+    back = [(e.objects[0].id, e.labels[0], e.xy_mm) for e in drops]
+
+    def with_back(layout: Layout) -> Layout:
+        have = set(layout.ids.tolist())
+        add = [b for b in back if b[0] not in have]
+        if not add:
+            return layout
+        return Layout(
+            np.concatenate([layout.ids, [b[0] for b in add]]).astype(int),
+            (*layout.labels, *(b[1] for b in add)),
+            np.concatenate([layout.xy_mm.reshape(-1, 2), [b[2] for b in add]]),
+        )
+
+    between = tuple(e for e in shot.between if e not in drops)
+    fixed = Shot(
+        number=shot.number,
+        player=shot.player,
+        t_start_s=shot.t_start_s,
+        t_end_s=shot.t_end_s,
+        before=with_back(shot.before),
+        after=shot.after,
+        events=shot.events,
+        between=between,
+        moving_at_start=shot.moving_at_start,
+    )
+    return fixed, drops
+
+
+def with_settled(judge: Any) -> Any:
+    """Wrap a pool engine's ``judge`` with WPA 1.7: settled balls are put back before the
+    shot is judged (no penalty), with a ``spot`` call and a ``restore`` order."""
+
+    def wrapped(self: Any, state: MatchState, shot: Shot, declaration: Declaration | None = None):  # type: ignore[no-untyped-def]
+        fixed, drops = settled_between(shot)
+        if not drops:
+            return judge(self, state, shot, declaration)
+        # the balls are restored on the table the rules engine judges, after as well
+        after_ids = set(fixed.after.ids.tolist())
+        gone_during = {e.objects[0].id for e in fixed.events if e.kind.removes_object()}
+        keep = [e for e in drops if e.objects[0].id not in after_ids | gone_during]
+        if keep:
+            extra = Layout(
+                np.array([e.objects[0].id for e in keep], dtype=int),
+                tuple(e.labels[0] for e in keep),
+                np.array([e.xy_mm for e in keep], dtype=float),
+            )
+            after = Layout(
+                np.concatenate([fixed.after.ids, extra.ids]).astype(int),
+                (*fixed.after.labels, *extra.labels),
+                np.concatenate([fixed.after.xy_mm.reshape(-1, 2), extra.xy_mm]),
+            )
+            fixed = replace_shot(fixed, after=after)
+        j = judge(self, state, fixed, declaration)
+        from adjudication.calls import Call
+        from adjudication.rules.base import Judgement
+
+        names = ", ".join(say(e.labels[0]) for e in drops)
+        call = Call(
+            shot=shot.number,
+            t_s=shot.t_start_s,
+            player=state.shooter,
+            rule="WPA 1.7",
+            outcome=Outcome.SPOT,
+            text=f"{names.capitalize()} dropped into a pocket by itself between shots and is "
+            "put back, no penalty.",
+            evidence={"pocket": [ev(e) for e in drops]},
+        )
+        order = Order(
+            "restore",
+            tuple(e.labels[0] for e in drops),
+            tuple(e.xy_mm for e in drops),
+            ids=tuple(e.objects[0].id for e in drops),
+            rule="WPA 1.7",
+        )
+        return Judgement((call, *j.calls), j.state, (order, *j.orders))
+
+    wrapped.__doc__ = judge.__doc__
+    return wrapped
+
+
+def replace_shot(shot: Shot, **changes: Any) -> Shot:
+    from dataclasses import replace
+
+    return replace(shot, **changes)

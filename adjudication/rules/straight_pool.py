@@ -37,6 +37,7 @@ from adjudication.rules.pool_common import (
     spot_order,
     standard_fouls,
     start_pool,
+    with_settled,
 )
 from adjudication.rules.ten_ball import called_made, called_shot
 from adjudication.settings import RuleSettings
@@ -96,6 +97,7 @@ class StraightPoolEngine:
     def legal_targets(self, state: MatchState, layout: Layout) -> frozenset[str]:
         return frozenset(object_balls(layout.labels) or object_balls(state.on_table))
 
+    @with_settled
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None
     ) -> Judgement:
@@ -127,6 +129,10 @@ class StraightPoolEngine:
                 f"{state.shooter} loses a point.",
                 points=-1,
                 score=scores[me],
+                warning=f"{state.shooter} is on two fouls: a third in a row costs 15 more "
+                "points (WPA 4.11, Reg. 8)"
+                if row[me] == 2
+                else None,
             )
             o = spot_order(self.spec, shot, object_balls(gone), "WPA 4.6")
             if o:
@@ -266,18 +272,57 @@ class StraightPoolEngine:
     def _rerack(
         self, shot: Shot, on_table: tuple[str, ...], book: CallBook
     ) -> tuple[list[Order], tuple[str, ...], str | None]:
-        """WPA 4.4/4.8: 14 balls racked with the apex empty; all 15 when none is left.
-        Simplified 4.8: a 15th ball in the rack area goes to the head spot, a cue ball in
-        the rack area gives ball in hand behind the head string."""
+        """WPA 4.4/4.8 (RULES §6.4): 14 balls racked with the apex empty, and the re-rack
+        table for the 15th ball (BB) and the cue ball (CB):
+
+        - BB pocketed with the 14th: all 15 racked; CB in the rack area -> BIH-HS (W5).
+        - BB in the rack area: CB in it too -> all 15, BIH-HS (4.8b); CB on the head spot ->
+          BB to the centre spot; else BB to the head spot (4.8c).
+        - BB clear of the rack, CB in the rack area: BB behind the head string -> CB to the
+          head spot (centre spot if blocked); BB on the string -> BIH-HS or the centre spot
+          (``rerack_string_ball_cue``, §8.19); BB in front -> BIH-HS (4.8d).
+        - Otherwise both stay. Returns (orders, balls on the table, ball in hand)."""
         full = rack_order(self.game, self.spec)
+        spots = self.spec.spots
+        head = (float(spots["head_spot"][0]), float(spots["head_spot"][1]))
+        centre = (float(spots["centre_spot"][0]), float(spots["centre_spot"][1]))
+        hs_x = float(self.spec.line("head_string").a_xy_mm[0])
+        cue = shot.after.by_label(CUE)
+        cue_in = in_rack_area(self.spec, cue)
+        cue_on_head = cue is not None and math.dist(tuple(cue), head) < R / 2
         orders: list[Order] = []
-        bih = None
+        bih = "behind_head_string" if cue_in else None
+        all15 = replace(full, rule="WPA 4.8")
         if not on_table:
-            book.add("WPA 4.8", Outcome.REPLAY, "All 15 balls are re-racked.", on_table=[])
-            orders.append(replace(full, rule="WPA 4.8"))
-            return orders, object_balls(full.labels), None
+            book.add(
+                "WPA 4.8",
+                Outcome.REPLAY,
+                "The 15th ball went down with the 14th: all 15 balls are re-racked"
+                + ("; ball in hand behind the head string." if cue_in else "."),
+                on_table=[],
+                cue_ball_in_rack_area=cue_in,
+            )
+            return [all15], object_balls(full.labels), bih
         last = on_table[0]
-        apex = (float(self.spec.spots["foot_spot"][0]), 0.0)
+        last_xy = shot.after.by_label(last)
+        bb_in = in_rack_area(self.spec, last_xy)
+        evidence = {
+            "last_ball": last,
+            "last_ball_xy_mm": None if last_xy is None else [float(v) for v in last_xy],
+            "cue_ball_xy_mm": None if cue is None else [float(v) for v in cue],
+            "last_ball_in_rack_area": bb_in,
+            "cue_ball_in_rack_area": cue_in,
+        }
+        if bb_in and cue_in:
+            book.add(
+                "WPA 4.8",
+                Outcome.REPLAY,
+                f"{say(last).capitalize()} and the cue ball are both in the rack area: all 15 "
+                "balls are re-racked; ball in hand behind the head string.",
+                **evidence,
+            )
+            return [all15], object_balls(full.labels), "behind_head_string"
+        apex = (float(spots["foot_spot"][0]), float(spots["foot_spot"][1]))
         slots = [p for p in full.xy_mm if math.dist(p, apex) > 1e-6]
         labels = [lab for lab in object_balls(full.labels) if lab != last]
         orders.append(Order("rerack", tuple(labels), tuple(slots), rule="WPA 4.4"))
@@ -287,26 +332,52 @@ class StraightPoolEngine:
             f"One ball left: the other 14 are re-racked with the apex empty; {say(last)} stays.",
             last_ball=last,
         )
-        cue = shot.after.by_label(CUE)
-        last_xy = shot.after.by_label(last)
-        if in_rack_area(self.spec, last_xy):
-            head = self.spec.spots["head_spot"]
-            if cue is not None and math.dist(tuple(cue), head) < D:
-                head = self.spec.spots["centre_spot"]
-            orders.append(Order("spot", (last,), (tuple(map(float, head)),), rule="WPA 4.8"))
+        balls = object_balls((*labels, last))
+        if bb_in:
+            to = centre if cue_on_head else head
+            where = "centre spot" if cue_on_head else "head spot"
+            orders.append(Order("spot", (last,), (to,), rule="WPA 4.8"))
             book.add(
                 "WPA 4.8",
                 Outcome.SPOT,
-                f"{say(last).capitalize()} is in the rack area and goes to the head spot.",
+                f"{say(last).capitalize()} is in the rack area and goes to the {where}.",
+                **evidence,
             )
-        if in_rack_area(self.spec, cue):
-            bih = "behind_head_string"
+            return orders, balls, None
+        if not cue_in:
+            return orders, balls, None
+        assert last_xy is not None
+        bx = float(last_xy[0])
+        on_string = abs(bx - hs_x) < 0.5  # WPA 8.13: the centre on the line (⚙ 0.5 mm)
+        if bx < hs_x and not on_string:
+            to = head if math.dist(tuple(last_xy), head) >= D else centre
+            where = "head spot" if to == head else "centre spot"
+            orders.append(Order("spot", (CUE,), (to,), rule="WPA 4.8"))
             book.add(
                 "WPA 4.8",
-                Outcome.BALL_IN_HAND,
-                "The cue ball is in the rack area: ball in hand behind the head string.",
+                Outcome.SPOT,
+                f"The cue ball is in the rack area and {say(last)} is behind the head string: "
+                f"the cue ball goes to the {where}.",
+                **evidence,
             )
-        return orders, object_balls((*labels, last)), bih
+            return orders, balls, None
+        if on_string and self.settings.rerack_string_ball_cue == "centre_spot":
+            orders.append(Order("spot", (CUE,), (centre,), rule="WPA 4.8"))
+            book.add(
+                "WPA 4.8",
+                Outcome.SPOT,
+                f"The cue ball is in the rack area and {say(last)} is on the head string: "
+                "the cue ball goes to the centre spot (BCA table, §8.19).",
+                **evidence,
+            )
+            return orders, balls, None
+        book.add(
+            "WPA 4.8",
+            Outcome.BALL_IN_HAND,
+            "The cue ball is in the rack area: ball in hand behind the head string.",
+            **evidence,
+        )
+        return orders, balls, "behind_head_string"
 
     def _breaking_foul(
         self,
