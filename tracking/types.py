@@ -10,12 +10,17 @@ misread twice); the tracker decides identities.
 
 ``Tracks`` are what the tracker believes after that frame: every object it keeps, seen
 or not, with its identity, filtered position and velocity, uncertainty and state.
+
+``TrackNote`` records what the tracker inferred but no single ``Tracks`` row shows: an
+identity created, an object that reappeared somewhere else than where it was hidden (moved
+by a hand), an object that came back into play after it was pocketed or left the table.
+``Tracker.update`` returns ``Tracks``; the notes of that frame are ``Tracker.last_notes``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from typing import Any
 
 import numpy as np
@@ -161,3 +166,36 @@ class Tracks:
 
     def of_state(self, *states: TrackState) -> Tracks:
         return self[np.isin(self.state, [int(s) for s in states])]
+
+
+class NoteKind(StrEnum):
+    """What a ``TrackNote`` says happened to one identity."""
+
+    NEW = "new"  # a new identity, confirmed from persistent observations
+    MOVED = "moved"  # an on-table object unseen for a while reappeared elsewhere, at rest
+    PLACED = "placed"  # a pocketed or off-table object (pool, the puck) is back in play
+
+
+@dataclass(frozen=True, slots=True)
+class TrackNote:
+    """One thing the tracker inferred at ``t_s`` (``frame``) about track ``id``.
+
+    ``from_xy_mm`` is where the object was last seen (its hold position; ``None`` for a new
+    identity), ``to_xy_mm`` where it is now. For ``MOVED``, ``last_seen_t_s`` says when it
+    was last seen at ``from_xy_mm``: the move happened between then and ``t_s``.
+    """
+
+    kind: NoteKind
+    t_s: float
+    frame: int
+    id: int
+    label: str
+    to_xy_mm: tuple[float, float]
+    from_xy_mm: tuple[float, float] | None = None
+    last_seen_t_s: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "t_s": self.t_s, "frame": self.frame, "id": self.id,
+                "label": self.label, "to_xy_mm": list(self.to_xy_mm),
+                "from_xy_mm": None if self.from_xy_mm is None else list(self.from_xy_mm),
+                "last_seen_t_s": self.last_seen_t_s}

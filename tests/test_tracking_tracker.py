@@ -1,0 +1,256 @@
+"""What the tracker promises: identities through fast motion, clusters, hands, pockets,
+noise and bad input (see tracking.tracker)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from calibration.tables import get_table
+from simulation import physics
+from simulation.observe import ObserveSettings, ground_truth_from_shot, observe
+from simulation.racks import pool_rack
+from simulation.trackeval import id_switches
+from tracking.tracker import Tracker, TrackerSettings
+from tracking.types import NoteKind, Observations, TrackState
+
+POOL = get_table("pool-9ft")
+NOVUSS = get_table("novuss")
+FPS = 30.0
+
+
+def make_obs(t_s: float, xy_mm: list[list[float]] | np.ndarray, labels: list[str],
+             sigma_mm: float = 1.0, frame: int = 0) -> Observations:
+    xy = np.asarray(xy_mm, dtype=float).reshape(-1, 2)
+    return Observations(t_s, frame, xy, np.full(len(xy), sigma_mm), tuple(labels),
+                        np.full(len(xy), 0.9))
+
+
+def run_still(tracker: Tracker, xy: list[list[float]], labels: list[str], t0: float,
+              n: int, rng: np.random.Generator, sigma: float = 1.0):  # type: ignore[no-untyped-def]
+    tracks = None
+    for k in range(n):
+        t = t0 + k / FPS
+        noisy = np.asarray(xy, float) + rng.normal(0, sigma, (len(xy), 2))
+        tracks = tracker.update(make_obs(t, noisy, labels, sigma, frame=int(t * FPS)))
+    return tracks
+
+
+def test_settings_reject_nonsense() -> None:
+    with pytest.raises(ValueError, match="confirm_hits"):
+        TrackerSettings(confirm_hits=6, confirm_window=5)
+    with pytest.raises(ValueError, match="gate_chi2"):
+        TrackerSettings(gate_chi2=0.0)
+
+
+def test_ball_at_5_m_s_keeps_identity_past_its_neighbours() -> None:
+    # A ball crosses the table at 5 m/s (167 mm a frame, three diameters) past a row of
+    # resting balls 70 mm beside its path.
+    tracker, rng = Tracker(POOL), np.random.default_rng(0)
+    row = [[x, 70.0] for x in (-600.0, -300.0, 0.0, 300.0)]
+    labels = ["ball_1", "ball_2", "ball_3", "ball_4"]
+    run_still(tracker, row + [[-1100.0, 0.0]], labels + ["cue_ball"], 0.0, 10, rng)
+    ids = {}
+    for k in range(14):
+        t = (10 + k) / FPS
+        cue = [-1100.0 + 5000.0 * (k + 1) / FPS, 0.0]
+        xy = np.asarray(row + [cue]) + rng.normal(0, 1.5, (5, 2))
+        tracks = tracker.update(make_obs(t, xy, labels + ["cue_ball"], 1.5))
+        for i, lab in zip(tracks.id, tracks.label, strict=True):
+            ids.setdefault(lab, set()).add(int(i))
+    assert all(len(v) == 1 for v in ids.values()), ids
+    cue = tracks[np.array([lab == "cue_ball" for lab in tracks.label])]
+    assert cue.state[0] == TrackState.MOVING
+    assert cue.v_mm_s[0, 0] == pytest.approx(5000.0, rel=0.1)
+
+
+def _break_shot() -> physics.ShotResult:
+    rng = np.random.default_rng(4)
+    labels, xy = pool_rack("14.1", POOL, rng)
+    bodies = physics.Bodies.make(("cue_ball", *labels), np.vstack([[-700.0, 0.0], xy]))
+    return physics.simulate_shot(POOL, physics.physics_for(POOL), bodies,
+                                 physics.Strike(0, 0.0, 8000.0), max_duration_s=20.0)
+
+
+def test_break_with_16_moving_balls_has_no_id_switch() -> None:
+    result = _break_shot()
+    gt = ground_truth_from_shot(result, "pool-9ft", FPS, after_s=0.3, before_s=0.5)
+    clip = observe(gt, ObserveSettings(hand_rate_hz=0, chalk_cubes=0, frame_gap=0,
+                                       duplicate=0, out_of_order=0), seed=2)
+    tracker = Tracker(POOL)
+    run = [tracker.update(o) for o in clip.frames]
+    moved = np.linalg.norm(gt.xy_mm[-1] - gt.xy_mm[0], axis=1) > 20.0
+    assert moved.sum() >= 15  # (nearly) every ball of the rack moves
+    assert (np.linalg.norm(gt.velocity_mm_s(), axis=2) > 100).sum(axis=1).max() >= 10
+    score = id_switches(gt, clip.truth_frame, run)
+    assert score["switches"] == 0, score
+    potted = {lab for lab, s in zip(gt.labels, gt.status[-1], strict=True) if s == 1}
+    final = run[-1]
+    assert {lab for lab, s in zip(final.label, final.state, strict=True)
+            if s == TrackState.POCKETED} == potted
+
+
+def test_resting_ball_under_a_hand_for_2_s_keeps_id_and_position() -> None:
+    tracker, rng = Tracker(POOL), np.random.default_rng(1)
+    xy = [[100.0, 50.0], [158.0, 50.0], [-400.0, 200.0]]
+    labels = ["ball_5", "ball_6", "cue_ball"]
+    before = run_still(tracker, xy, labels, 0.0, 15, rng)
+    for k in range(60):  # the hand covers ball_5 and ball_6 for 2 s
+        t = (15 + k) / FPS
+        during = tracker.update(make_obs(t, [[-400.0, 200.0]], ["cue_ball"]))
+    assert np.all(during.state[:2] == TrackState.OCCLUDED)
+    after = run_still(tracker, xy, labels, 75 / FPS, 5, rng)
+    np.testing.assert_array_equal(after.id, before.id)
+    np.testing.assert_allclose(after.xy_mm, np.asarray(xy), atol=2.0)
+    assert not [n for n in tracker.notes if n.kind is not NoteKind.NEW]
+
+
+def test_ball_moved_while_hidden_is_noted() -> None:
+    tracker, rng = Tracker(POOL), np.random.default_rng(2)
+    run_still(tracker, [[0.0, 0.0], [500.0, 0.0]], ["ball_8", "cue_ball"], 0.0, 10, rng)
+    for k in range(30):
+        tracker.update(make_obs((10 + k) / FPS, [[500.0, 0.0]], ["cue_ball"]))
+    after = run_still(tracker, [[0.0, 300.0], [500.0, 0.0]], ["ball_8", "cue_ball"],
+                      40 / FPS, 6, rng)
+    moved = [n for n in tracker.notes if n.kind is NoteKind.MOVED]
+    assert len(moved) == 1 and moved[0].label == "ball_8"
+    assert moved[0].from_xy_mm == pytest.approx((0.0, 0.0), abs=2.0)
+    assert moved[0].to_xy_mm == pytest.approx((0.0, 300.0), abs=3.0)
+    assert len(after) == 2 and moved[0].id == after.id[0]
+
+
+def test_pocketed_ball_visible_in_the_cup_stays_pocketed() -> None:
+    tracker, rng = Tracker(POOL), np.random.default_rng(3)
+    pocket = POOL.pocket("foot_left")
+    c = np.asarray(pocket.centre_xy_mm)
+    run_still(tracker, [[900.0, 300.0]], ["ball_3"], 0.0, 6, rng)
+    start, t = np.array([900.0, 300.0]), 6 / FPS
+    direction = (c - start) / np.linalg.norm(c - start)
+    xy = start
+    for _ in range(60):  # rolls in at 2 m/s, then lies in the cup 20 mm off the centre
+        xy = xy + direction * 2000.0 / FPS
+        if np.linalg.norm(xy - c) < 20.0:
+            xy = c + np.array([-20.0, 0.0])
+        tracks = tracker.update(make_obs(t, [xy + rng.normal(0, 1, 2)], ["ball_3"]))
+        t += 1 / FPS
+    assert len(tracks) == 1
+    assert tracks.state[0] == TrackState.POCKETED
+    assert [n.kind for n in tracker.notes] == [NoteKind.NEW]
+
+
+def test_flickering_false_positives_never_become_tracks() -> None:
+    tracker, rng = Tracker(POOL), np.random.default_rng(4)
+    hx, hy = POOL.half_wh_mm
+    for k in range(300):
+        n = rng.poisson(3)
+        xy = rng.uniform([-hx, -hy], [hx, hy], (n, 2))
+        labels = [POOL.labels[int(i)] for i in rng.integers(0, 16, n)]
+        tracks = tracker.update(make_obs(k / FPS, xy, labels))
+    assert len(tracks) == 0
+
+
+def test_persistent_low_score_detection_never_becomes_a_track() -> None:
+    tracker = Tracker(POOL)
+    for k in range(100):
+        o = Observations(k / FPS, k, np.array([[100.0, 100.0]]), np.array([2.0]),
+                         ("cue_ball",), np.array([0.3]))
+        tracks = tracker.update(o)
+    assert len(tracks) == 0
+
+
+BAD_TIMES = [
+    ("duplicate", [0.0, 1 / 30, 1 / 30, 2 / 30]),
+    ("out_of_order", [0.0, 2 / 30, 1 / 30, 3 / 30]),
+    ("gap", [0.0, 1 / 30, 1.5, 1.5 + 1 / 30]),
+    ("nan", [0.0, float("nan"), 1 / 30, 2 / 30]),
+]
+
+
+@pytest.mark.parametrize(("case", "times"), BAD_TIMES, ids=[c for c, _ in BAD_TIMES])
+def test_bad_timestamps_are_skipped_not_fatal(case: str, times: list[float]) -> None:
+    tracker = Tracker(POOL)
+    for k in range(5):
+        tracker.update(make_obs(-1.0 + k / FPS, [[0.0, 0.0]], ["ball_1"]))
+    for t in times:
+        tracks = tracker.update(make_obs(t, [[0.0, 0.0]], ["ball_1"]))
+        assert len(tracks) == 1
+        assert np.all(np.isfinite(tracks.xy_mm)) and np.all(np.isfinite(tracks.sigma_mm))
+
+
+@pytest.mark.parametrize("n_detections", [0, 100])
+def test_empty_and_crowded_frames_go_through(n_detections: int) -> None:
+    tracker, rng = Tracker(POOL), np.random.default_rng(5)
+    before = run_still(tracker, [[0.0, 0.0], [300.0, 0.0]], ["ball_1", "ball_2"], 0.0, 5, rng)
+    hx, hy = POOL.half_wh_mm
+    xy = rng.uniform([-hx, -hy], [hx, hy], (n_detections, 2))
+    labels = [POOL.labels[int(i)] for i in rng.integers(0, 16, n_detections)]
+    tracker.update(make_obs(5 / FPS, xy, labels))
+    after = run_still(tracker, [[0.0, 0.0], [300.0, 0.0]], ["ball_1", "ball_2"],
+                      6 / FPS, 3, rng)
+    np.testing.assert_array_equal(after.id, before.id)
+
+
+def test_unknown_labels_are_ignored() -> None:
+    tracker = Tracker(POOL)
+    for k in range(5):
+        tracks = tracker.update(make_obs(k / FPS, [[0.0, 0.0]], ["red_pawn"]))
+    assert len(tracks) == 0
+
+
+def test_misread_number_goes_to_the_only_ball_it_can_be() -> None:
+    tracker, rng = Tracker(POOL), np.random.default_rng(6)
+    before = run_still(tracker, [[0.0, 0.0], [400.0, 0.0]], ["ball_1", "ball_9"], 0.0, 8, rng)
+    for k in range(8, 12):  # ball_1 read as ball_7 for 4 frames in a row
+        tracks = tracker.update(make_obs(k / FPS, [[0.0, 0.5], [400.0, 0.0]],
+                                         ["ball_7", "ball_9"]))
+        assert tracks.seen.all()
+    after = run_still(tracker, [[0.0, 0.0], [400.0, 0.0]], ["ball_1", "ball_9"],
+                      12 / FPS, 3, rng)
+    np.testing.assert_array_equal(after.id, before.id)
+    assert after.label == ("ball_1", "ball_9")
+
+
+def test_tracking_starts_mid_shot_without_a_rack() -> None:
+    tracker, rng = Tracker(POOL), np.random.default_rng(7)
+    for k in range(20):
+        t = k / FPS
+        xy = [[-500.0 + 2000.0 * t, 100.0], [300.0, -200.0]]
+        tracks = run_still(tracker, xy, ["cue_ball", "ball_2"], t, 1, rng)
+    assert len(tracks) == 2
+    assert tracks.state[0] == TrackState.MOVING and tracks.state[1] == TrackState.RESTING
+
+
+def _novuss_cluster_shot() -> physics.ShotResult:
+    r = NOVUSS.objects["pawn"].radius_mm
+    pitch = 2 * r + 0.5
+    cluster = [[i * pitch, j * pitch * math.sqrt(3) / 2] for j in range(3) for i in range(3)]
+    cluster = [[x + (j % 2) * pitch / 2, y] for (x, y), j in
+               zip(cluster, [0, 0, 0, 1, 1, 1, 2, 2, 2], strict=True)]
+    labels = ["puck"] + ["red_pawn", "black_pawn"] * 4 + ["red_pawn"]
+    xy = np.vstack([[30.0, -350.0], np.asarray(cluster)])
+    bodies = physics.Bodies.make(labels, xy)
+    return physics.simulate_shot(NOVUSS, physics.physics_for(NOVUSS), bodies,
+                                 physics.Strike(0, math.pi / 2, 3000.0), max_duration_s=20.0)
+
+
+def test_novuss_pawns_keep_ids_in_a_cluster_hit_by_the_puck() -> None:
+    result = _novuss_cluster_shot()
+    gt = ground_truth_from_shot(result, "novuss", FPS, before_s=0.5)
+    clip = observe(gt, ObserveSettings(hand_rate_hz=0, chalk_cubes=0, frame_gap=0,
+                                       duplicate=0, out_of_order=0, label_flip=0.005),
+                   seed=3)
+    tracker = Tracker(NOVUSS)
+    run = [tracker.update(o) for o in clip.frames]
+    score = id_switches(gt, clip.truth_frame, run, max_mm=20.0)
+    assert score["switches"] == 0, score
+
+
+def test_reset_forgets_everything() -> None:
+    tracker, rng = Tracker(POOL), np.random.default_rng(8)
+    run_still(tracker, [[0.0, 0.0]], ["ball_1"], 0.0, 5, rng)
+    tracker.reset()
+    assert len(tracker) == 0 and tracker.notes == []
+    tracks = run_still(tracker, [[0.0, 0.0]], ["ball_1"], 0.0, 5, rng)
+    assert tracks.id.tolist() == [1]

@@ -1,0 +1,841 @@
+"""The tracker: ``Observations`` (table mm) in, ``Tracks`` with stable identities out.
+
+One ``Tracker`` per table and source. Each ``update(observations)`` runs, on arrays that
+hold every track at once:
+
+1. **Predict** every track in play to the frame's timestamp with the constant-velocity
+   Kalman kernels of ``tracking.kalman`` (real time steps; a moving track is extrapolated
+   for at most ``coast_s`` after it was last seen, then held).
+2. **Associate, stage 1**: optimal assignment (``scipy.optimize.linear_sum_assignment``)
+   on the squared Mahalanobis distance between predictions and observations, gated at
+   ``gate_chi2``; a label that disagrees with the track's costs ``label_mismatch_cost`` on
+   top, so a misread pool number still goes to the only ball it can be, while two balls
+   side by side keep their own numbers. Association follows the predicted positions, not
+   box overlap: a ball 167 mm further on each frame is where its filter says it will be.
+3. **Associate, stage 2** (only tracks and observations left over): a track that changed
+   its motion suddenly (a resting ball hit, a ball off a cushion, a pawn knocked out of a
+   cluster) is found within the physical reach ``max_speed_mm_s x time unseen`` of where it
+   was last seen, preferring the same label and the observation nearest its prediction.
+   Its velocity restarts from the displacement.
+4. **States**: ``MOVING`` / ``RESTING`` with hysteresis on the filtered speed, ``OCCLUDED``
+   after ``occluded_after_misses`` frames unseen, ``POCKETED`` when the centre's path
+   crosses a pocket's capture circle (the point of no return of ``calibration.tables``;
+   also when a fast track is lost on a path into one), ``OFF_TABLE`` when a centre leaves
+   the playing surface away from the pockets (or a fast track is lost heading over a rail).
+   Pocketed and off-table tracks are never re-associated; observations in a pocket cup
+   never start tracks.
+5. **New identities** only from candidates seen in ``confirm_hits`` of the last
+   ``confirm_window`` frames with a mean score of at least ``spawn_min_score``, and never
+   more objects of a label than the table holds. A candidate whose label is unique (pool
+   numbers, the Novuss puck) and already held takes over that identity instead: a resting
+   ball unseen since before the candidate appeared was *moved* (a ``MOVED`` note), a
+   pocketed or off-table one was *placed* back (``PLACED``).
+
+Bad input never raises: a frame whose timestamp is not after the previous one is skipped
+with a logged warning (the previous ``Tracks`` are returned again), observations with
+labels the table does not use are dropped with a warning, empty frames and frames with a
+hundred detections go through the same code.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
+
+from calibration.tables import Family, TableSpec
+from tracking.kalman import (
+    cv_process_noise,
+    cv_transition,
+    isotropic_R,
+    kf_predict,
+    kf_update,
+    mahalanobis_sq,
+)
+from tracking.types import NoteKind, Observations, TrackNote, Tracks, TrackState
+
+log = logging.getLogger(__name__)
+
+_INFEASIBLE = 1e9
+#: How many objects of each class a Novuss board holds at most (doubles: 4 x 8 pawns).
+_NOVUSS_CAPACITY = {"puck": 1, "red_pawn": 16, "black_pawn": 16}
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerSettings:
+    """How the tracker trades reacting fast against being fooled; all in mm and seconds.
+
+    Motion model
+    * ``q_moving_mm2_s3`` (2e5): acceleration noise density of a moving object. A sliding
+      ball decelerates at 2 m/s^2; higher follows sudden changes in stage 1 (fewer
+      stage-2 recoveries) but lets a fast ball's gate swallow its neighbours' detections.
+    * ``q_resting_mm2_s3`` (20): the same for a resting object. Low makes resting tracks
+      confident (tight gates in touching clusters) and steady (no false motion from noise).
+
+    Association
+    * ``gate_chi2`` (36): stage-1 gate on the squared Mahalanobis distance (plus label
+      cost). Lower refuses more matches and leans on stage 2; higher risks swaps.
+    * ``label_mismatch_cost`` (25): added when the observation's label is not the track's.
+      Below ``gate_chi2`` so a misread number can still reach its only ball (if it lies
+      within ``sqrt(gate - cost)`` sigma); higher makes misreads start candidates.
+    * ``max_speed_mm_s`` (8000): the fastest an object moves (a hard break is 8-9 m/s at
+      the cue ball, object balls go slower). Sets stage 2's reach; higher re-finds faster
+      objects but lets a lost track grab a farther detection.
+    * ``jump_window_s`` (0.2): stage 2 considers at most this much unseen time (reach =
+      ``max_speed_mm_s x min(unseen, window)``); objects unseen for longer come back only
+      through confirmed candidates.
+      Stage 2 pairs only the same labels: a misread and a sudden change of motion in the
+      same frame are left to the next frame.
+
+    Motion states
+    * ``start_moving_chi2`` (25) and ``start_moving_mm`` (5): a resting track starts moving
+      when a detection lies beyond both; lower catches soft touches a frame sooner but
+      turns detector noise into motion.
+    * ``rest_speed_mm_s`` (25) and ``rest_after_s`` (0.15): a moving track rests once its
+      filtered speed stays below ``rest_speed_mm_s`` this long.
+    * ``coast_s`` (0.3): a moving track unseen is extrapolated this long, then held where
+      it got to. Longer follows balls through a passing arm; shorter avoids parking a
+      stopped ball's track far beyond where it stopped.
+    * ``occluded_after_misses`` (2): frames unseen before the state reads ``OCCLUDED`` (one
+      missed detection is not an occlusion).
+    * ``lost_min_misses`` (2): frames a moving track must be unseen before its lost path
+      decides ``POCKETED`` or ``OFF_TABLE``.
+    * ``off_table_speed_mm_s`` (1500): only a track lost faster than this toward a rail is
+      declared off the table; ``off_table_margin_mm`` (10): how far outside the surface
+      a detected centre must be to be off the table. ``off_table_lost_s`` (0.25) and
+      ``off_table_horizon_s`` (0.1): a track lost that long, whose last motion would have
+      taken it beyond a rail within the horizon, is off the table. Longer waits avoid
+      declaring a ball that bounced back under an arm gone, but report it later.
+    * ``moved_min_unseen_s`` (0.3) and ``moved_min_mm`` (8): a resting object re-found
+      after being unseen this long, this far from where it rested, was moved by hand (a
+      ``MOVED`` note) rather than struck.
+
+    New identities
+    * ``confirm_hits`` (3) of ``confirm_window`` (5) frames: more rejects flicker better
+      but starts real objects later (3 frames = 0.1 s at 30 fps).
+    * ``spawn_min_score`` (0.5): mean detector score a candidate needs; persistent false
+      detections (a chalk cube) usually score low.
+    * ``candidate_gate_mm`` (25): how far a candidate's third and later detections may be
+      from its predicted position (plus 5 % of its speed times the time step); the second
+      may be anywhere within ``max_speed_mm_s`` reach. All must read the same label.
+      Wider follows new objects that accelerate; narrower keeps random detections from
+      chaining into a candidate.
+    * ``duplicate_after_s`` (1.0): a candidate whose unique label is held by a track seen
+      meanwhile becomes a second track with that label only after persisting this long
+      (a ball the detector consistently misreads); shorter recovers such balls sooner but
+      turns systematic misreads into extra tracks.
+    * ``max_candidates`` (64): tentative tracks kept at most (a 100-detection frame).
+    * ``label_vote_decay`` (0.98): per-frame decay of a track's label votes; lower lets a
+      wrong first label be corrected sooner but lets a burst of misreads relabel a track.
+    """
+
+    q_moving_mm2_s3: float = 2e5
+    q_resting_mm2_s3: float = 20.0
+    gate_chi2: float = 36.0
+    label_mismatch_cost: float = 25.0
+    max_speed_mm_s: float = 8000.0
+    jump_window_s: float = 0.2
+    start_moving_chi2: float = 25.0
+    start_moving_mm: float = 5.0
+    rest_speed_mm_s: float = 25.0
+    rest_after_s: float = 0.15
+    coast_s: float = 0.3
+    occluded_after_misses: int = 2
+    lost_min_misses: int = 2
+    off_table_speed_mm_s: float = 1500.0
+    off_table_margin_mm: float = 10.0
+    off_table_lost_s: float = 0.25
+    off_table_horizon_s: float = 0.1
+    moved_min_unseen_s: float = 0.3
+    moved_min_mm: float = 8.0
+    confirm_hits: int = 3
+    confirm_window: int = 5
+    spawn_min_score: float = 0.5
+    candidate_gate_mm: float = 25.0
+    duplicate_after_s: float = 1.0
+    max_candidates: int = 64
+    label_vote_decay: float = 0.98
+
+    def __post_init__(self) -> None:
+        positive = ("q_moving_mm2_s3", "q_resting_mm2_s3", "gate_chi2", "max_speed_mm_s",
+                    "jump_window_s", "rest_after_s", "coast_s", "candidate_gate_mm")
+        for name in positive:
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"TrackerSettings.{name} must be > 0, got {value}")
+        non_negative = ("label_mismatch_cost", "start_moving_chi2",
+                        "start_moving_mm", "rest_speed_mm_s", "off_table_speed_mm_s",
+                        "off_table_margin_mm", "off_table_lost_s", "off_table_horizon_s",
+                        "moved_min_unseen_s", "moved_min_mm",
+                        "spawn_min_score", "duplicate_after_s")
+        for name in non_negative:
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value >= 0):
+                raise ValueError(f"TrackerSettings.{name} must be >= 0, got {value}")
+        if not 1 <= self.confirm_hits <= self.confirm_window <= 30:
+            raise ValueError("TrackerSettings needs 1 <= confirm_hits <= confirm_window <= 30, "
+                             f"got {self.confirm_hits} of {self.confirm_window}")
+        for name in ("occluded_after_misses", "lost_min_misses", "max_candidates"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"TrackerSettings.{name} must be >= 1, got {getattr(self, name)}")
+        if not 0 < self.label_vote_decay <= 1:
+            raise ValueError(f"label_vote_decay must be in (0, 1], got {self.label_vote_decay}")
+
+
+def label_capacity(spec: TableSpec) -> dict[str, int]:
+    """How many objects of each label the table can hold: pool numbers are unique, the
+    Novuss puck is one, pawns are up to 16 of each colour (doubles)."""
+    if spec.family is Family.POOL:
+        return {label: 1 for label in spec.labels}
+    return {label: _NOVUSS_CAPACITY.get(label, 16) for label in spec.labels}
+
+
+@dataclass(slots=True)
+class _Candidate:
+    """A tentative track: detections that may become an identity (bookkeeping only)."""
+
+    xy_mm: np.ndarray
+    v_mm_s: np.ndarray
+    t_s: float
+    first_t_s: float
+    history: int  # bit k: seen k frames ago
+    votes: np.ndarray  # (L,) label counts
+    score_sum: float
+    hits: int
+
+    def seen_count(self, window: int) -> int:
+        return int(bin(self.history & ((1 << window) - 1)).count("1"))
+
+
+@dataclass(slots=True)
+class _Pockets:
+    centre_xy_mm: np.ndarray  # (K, 2)
+    capture_mm: np.ndarray  # (K,)
+    hole_mm: np.ndarray  # (K,)
+
+
+def _segment_hits_circle(a: np.ndarray, b: np.ndarray, centre: np.ndarray,
+                         radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For segments ``a -> b`` (N, 2) and circles (K,), whether each segment enters a
+    circle ``(N, K)`` and the fraction of the segment where it first does ``(N, K)``."""
+    d = (b - a)[:, None, :]  # (N, 1, 2)
+    f = (a[:, None, :] - centre[None, :, :])  # (N, K, 2)
+    A = np.maximum((d * d).sum(-1), 1e-12)
+    B = 2 * (f * d).sum(-1)
+    C = (f * f).sum(-1) - radius[None, :] ** 2
+    disc = B * B - 4 * A * C
+    ok = disc >= 0
+    s = (-B - np.sqrt(np.where(ok, disc, 0.0))) / (2 * A)
+    inside = C <= 0
+    hit = inside | (ok & (s >= 0) & (s <= 1))
+    return hit, np.where(inside, 0.0, np.clip(s, 0.0, 1.0))
+
+
+class Tracker:
+    """Kalman filters with optimal assignment for every object on one table.
+
+    ``update(observations)`` takes one frame and returns ``Tracks``; ``last_notes`` holds
+    the ``TrackNote`` list of that frame and ``notes`` every note since ``reset()``. The
+    tracker works from whatever it sees first (footage that starts mid-game needs no rack).
+    """
+
+    def __init__(self, spec: TableSpec, settings: TrackerSettings | None = None) -> None:
+        self.spec = spec
+        self.settings = settings or TrackerSettings()
+        self.labels: tuple[str, ...] = tuple(spec.labels)
+        self._label_index = {label: i for i, label in enumerate(self.labels)}
+        cap = label_capacity(spec)
+        self._capacity = np.array([cap[label] for label in self.labels])
+        self._unique = self._capacity == 1
+        self._radius = np.array([spec.object_for(label).radius_mm for label in self.labels])
+        self._pockets = _Pockets(
+            np.array([p.centre_xy_mm for p in spec.pockets], dtype=float).reshape(-1, 2),
+            np.array([p.capture_radius_mm for p in spec.pockets], dtype=float),
+            np.array([p.hole_radius_mm for p in spec.pockets], dtype=float),
+        )
+        self._half_wh = np.array(spec.half_wh_mm, dtype=float)
+        self.reset()
+
+    # ------------------------------------------------------------------ state
+
+    def reset(self) -> None:
+        """Forget every track, candidate and note (a new source)."""
+        self._x = np.zeros((0, 4))
+        self._P = np.zeros((0, 4, 4))
+        self._t_state = np.zeros(0)
+        self._id = np.zeros(0, dtype=int)
+        self._label = np.zeros(0, dtype=int)
+        self._votes = np.zeros((0, len(self.labels)))
+        self._moving = np.zeros(0, dtype=bool)
+        self._retired = np.zeros(0, dtype=int)  # 0 in play, else TrackState value
+        self._last_seen_t = np.zeros(0)
+        self._last_seen_xy = np.zeros((0, 2))
+        self._misses = np.zeros(0, dtype=int)
+        self._slow_since = np.zeros(0)
+        self._candidates: list[_Candidate] = []
+        self._next_id = 1
+        self._t_s: float | None = None
+        self._last_tracks: Tracks | None = None
+        self.notes: list[TrackNote] = []
+        self.last_notes: tuple[TrackNote, ...] = ()
+        self._unknown_warned: set[str] = set()
+
+    def __len__(self) -> int:
+        return len(self._id)
+
+    # ------------------------------------------------------------------ update
+
+    def update(self, obs: Observations) -> Tracks:
+        """Take one frame's observations; return every track after it."""
+        t = float(obs.t_s)
+        if not math.isfinite(t) or (self._t_s is not None and t <= self._t_s):
+            log.warning("tracker: frame %d at t=%.4f s is not after t=%s s; skipped",
+                        obs.frame, t, self._t_s)
+            self.last_notes = ()
+            if self._last_tracks is not None:
+                return self._last_tracks
+            return Tracks.empty(t if math.isfinite(t) else 0.0, obs.frame)
+        self._t_s = t
+        notes: list[TrackNote] = []
+        s = self.settings
+
+        z, sigma, lab, score = self._usable(obs)
+        n_obs = len(z)
+
+        live = np.flatnonzero(self._retired == 0)
+        # Where each track's path this frame starts: its previous estimate, or (unseen for
+        # long) nowhere before the new detection, so a ball moved by hand does not "cross"
+        # the pockets on its way.
+        recent = t - self._last_seen_t <= s.jump_window_s
+        path_from = np.where(recent[:, None], self._x[:, :2], np.nan)
+        self._predict(live, t)
+
+        obs_track = np.full(n_obs, -1)  # track row per observation
+        matched_xy = np.full((len(self._id), 2), np.nan)
+        seen = np.zeros(len(self._id), dtype=bool)
+
+        # A track with a unique label (a pool number, the puck) takes a detection with
+        # another label only when its own label is nowhere in the frame: a misread.
+        present = np.zeros(len(self.labels), dtype=bool)
+        present[lab] = True
+        own_read = self._unique[self._label] & present[self._label]
+
+        # -- stage 1: Mahalanobis gate on predictions, label cost
+        if len(live) and n_obs:
+            d2 = mahalanobis_sq(self._x[live, :2], self._P[live, :2, :2], z, sigma)
+            other = self._label[live][:, None] != lab[None, :]
+            cost = d2 + s.label_mismatch_cost * other
+            cost = np.where((cost <= s.gate_chi2) & ~(other & own_read[live][:, None]),
+                            cost, _INFEASIBLE)
+            rows, cols = self._assign(cost)
+            if len(rows):
+                tr = live[rows]
+                obs_track[cols] = tr
+                self._stage1_update(tr, z[cols], sigma[cols], d2[rows, cols], t, notes)
+
+        # -- stage 2: sudden changes of motion, within physical reach
+        left_tr = live[~np.isin(live, obs_track)]
+        left_ob = np.flatnonzero(obs_track < 0)
+        if len(left_tr) and len(left_ob):
+            # detections that continue a candidate belong to that new object
+            left_ob = left_ob[~self._continues_candidate(z[left_ob], t)]
+            # a resting pawn starts moving only when something moving is near it (within
+            # 100 mm plus the mover's travel in 0.1 s)
+            calm = ~self._moving[left_tr] & ~self._unique[self._label[left_tr]]
+            if calm.any():
+                movers = live[self._moving[live]]
+                near = np.zeros(int(calm.sum()), dtype=bool)
+                if len(movers):
+                    d = np.linalg.norm(self._x[left_tr[calm], None, :2]
+                                       - self._x[movers][None, :, :2], axis=2)
+                    mover_speed = np.hypot(self._x[movers, 2], self._x[movers, 3])
+                    near = (d <= 100.0 + mover_speed[None] * 0.1).any(axis=1)
+                keep = np.ones(len(left_tr), dtype=bool)
+                keep[np.flatnonzero(calm)[~near]] = False
+                left_tr = left_tr[keep]
+        if len(left_tr) and len(left_ob):
+            unseen = np.clip(t - self._last_seen_t[left_tr], 0.0, s.jump_window_s)
+            reach = s.max_speed_mm_s * unseen + 3 * np.sqrt(self._P[left_tr, 0, 0]) + 10.0
+            d_last = np.linalg.norm(z[left_ob][None] - self._last_seen_xy[left_tr][:, None],
+                                    axis=2)
+            d_pred = np.linalg.norm(z[left_ob][None] - self._x[left_tr, None, :2], axis=2)
+            # linear in the distance: two objects that start moving at once are told apart
+            # by the least total travel, not by the least squared one
+            cost = np.minimum(d_pred, d_last)
+            same = self._label[left_tr][:, None] == lab[left_ob][None]
+            cost = np.where((d_last <= reach[:, None]) & same, cost, _INFEASIBLE)
+            rows, cols = self._assign(cost)
+            if len(rows):
+                tr, ob = left_tr[rows], left_ob[cols]
+                obs_track[ob] = tr
+                self._stage2_update(tr, z[ob], sigma[ob], t, obs.frame, notes)
+
+        hit = obs_track >= 0
+        rows = obs_track[hit]
+        seen[rows] = True
+        matched_xy[rows] = z[hit]
+        start = path_from[rows]
+        start = np.where(np.isnan(start), z[hit], start)
+        self._after_match(rows, z[hit], lab[hit], score[hit], start, t)
+
+        # -- unseen tracks in play: coast, then hold; lost into a pocket or over a rail
+        unseen_rows = live[~seen[live]]
+        self._misses[unseen_rows] += 1
+        self._lost(unseen_rows, t)
+
+        # -- candidates and new identities
+        free = np.flatnonzero(~hit)
+        self._candidates_step(z[free], lab[free], score[free], t, obs.frame, notes, seen,
+                              matched_xy)
+        n_new = len(self._id) - len(seen)
+        if n_new:  # new identities are seen at their candidate's last detection
+            seen = np.r_[seen, np.ones(n_new, dtype=bool)]
+            matched_xy = np.vstack([matched_xy, self._last_seen_xy[-n_new:]])
+        tracks = self._tracks(t, obs.frame, seen, matched_xy)
+        self.last_notes = tuple(notes)
+        self.notes.extend(notes)
+        self._last_tracks = tracks
+        return tracks
+
+    # ------------------------------------------------------------------ steps
+
+    def _usable(self, obs: Observations) -> tuple[np.ndarray, ...]:
+        lab = np.array([self._label_index.get(label, -1) for label in obs.label], dtype=int)
+        keep = lab >= 0
+        if not keep.all():
+            for label in set(obs.label) - set(self._label_index):
+                if label not in self._unknown_warned:
+                    self._unknown_warned.add(label)
+                    log.warning("tracker: label %r is not used on table %s; ignored",
+                                label, self.spec.name)
+        # A detection far beyond the rails (the floor, a spectator) is nothing to track.
+        far = self.spec.rail_width_mm + 50.0
+        keep &= (np.abs(obs.xy_mm) <= self._half_wh + far).all(axis=1)
+        if keep.all():
+            return obs.xy_mm, obs.sigma_mm, lab, obs.score
+        return obs.xy_mm[keep], obs.sigma_mm[keep], lab[keep], obs.score[keep]
+
+    def _predict(self, live: np.ndarray, t: float) -> None:
+        if not len(live):
+            return
+        s = self.settings
+        moving = self._moving[live]
+        t_cap = np.where(moving, self._last_seen_t[live] + s.coast_s, t)
+        dt = np.clip(np.minimum(t, t_cap) - self._t_state[live], 0.0, None)
+        q = np.where(moving, s.q_moving_mm2_s3, s.q_resting_mm2_s3)
+        n = len(live)
+        x, P = kf_predict(self._x[live], self._P[live], cv_transition(dt, n),
+                          cv_process_noise(dt, q, n))
+        self._x[live], self._P[live] = x, P
+        self._t_state[live] = np.maximum(self._t_state[live], np.minimum(t, t_cap))
+
+    @staticmethod
+    def _assign(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        feasible_r = (cost < _INFEASIBLE).any(axis=1)
+        feasible_c = (cost < _INFEASIBLE).any(axis=0)
+        if not feasible_r.any():
+            return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
+        r_idx, c_idx = np.flatnonzero(feasible_r), np.flatnonzero(feasible_c)
+        sub = cost[np.ix_(r_idx, c_idx)]
+        r, c = linear_sum_assignment(sub)
+        ok = sub[r, c] < _INFEASIBLE
+        return r_idx[r[ok]], c_idx[c[ok]]
+
+    def _stage1_update(self, tr: np.ndarray, z: np.ndarray, sigma: np.ndarray,
+                       d2: np.ndarray, t: float, notes: list[TrackNote]) -> None:
+        s = self.settings
+        jump = ~self._moving[tr] & (d2 > s.start_moving_chi2) & (
+            np.linalg.norm(z - self._x[tr, :2], axis=1) > s.start_moving_mm)
+        normal = ~jump
+        if normal.any():
+            r = tr[normal]
+            x, P = kf_update(self._x[r], self._P[r], z[normal], isotropic_R(sigma[normal]))
+            self._x[r], self._P[r] = x, P
+        if jump.any():
+            self._restart(tr[jump], z[jump], sigma[jump], t)
+
+    def _stage2_update(self, tr: np.ndarray, z: np.ndarray, sigma: np.ndarray, t: float,
+                       frame: int, notes: list[TrackNote]) -> None:
+        s = self.settings
+        away = np.linalg.norm(z - self._last_seen_xy[tr], axis=1)
+        moved = (~self._moving[tr] & (t - self._last_seen_t[tr] >= s.moved_min_unseen_s)
+                 & (away > s.moved_min_mm))
+        if moved.any():
+            r = tr[moved]
+            for k, row in enumerate(r):
+                notes.append(self._note(NoteKind.MOVED, row, t, frame, z[moved][k],
+                                        from_xy=self._last_seen_xy[row]))
+            self._settle(r, z[moved], sigma[moved], t)
+        if (~moved).any():
+            self._restart(tr[~moved], z[~moved], sigma[~moved], t)
+
+    def _restart(self, rows: np.ndarray, z: np.ndarray, sigma: np.ndarray, t: float) -> None:
+        """A sudden change of motion: restart the filter from the displacement."""
+        s = self.settings
+        dt = np.maximum(t - self._last_seen_t[rows], 1e-3)
+        v = (z - self._last_seen_xy[rows]) / dt[:, None]
+        speed = np.linalg.norm(v, axis=1)
+        v *= (np.minimum(speed, s.max_speed_mm_s) / np.maximum(speed, 1e-9))[:, None]
+        self._x[rows] = np.hstack([z, v])
+        P = np.zeros((len(rows), 4, 4))
+        P[:, 0, 0] = P[:, 1, 1] = sigma**2
+        P[:, 2, 2] = P[:, 3, 3] = (0.5 * speed + 200.0) ** 2
+        self._P[rows] = P
+        self._moving[rows] = True
+        self._slow_since[rows] = np.nan
+
+    def _settle(self, rows: np.ndarray, z: np.ndarray, sigma: np.ndarray, t: float) -> None:
+        """Put tracks at rest at ``z`` (moved by hand, placed back, held after coasting)."""
+        self._x[rows] = np.hstack([z, np.zeros_like(z)])
+        P = np.zeros((len(rows), 4, 4))
+        P[:, 0, 0] = P[:, 1, 1] = sigma**2
+        P[:, 2, 2] = P[:, 3, 3] = 100.0**2
+        self._P[rows] = P
+        self._moving[rows] = False
+        self._slow_since[rows] = np.nan
+        self._t_state[rows] = t
+
+    def _after_match(self, rows: np.ndarray, z: np.ndarray, lab: np.ndarray, score: np.ndarray,
+                     prev_xy: np.ndarray, t: float) -> None:
+        s = self.settings
+        if not len(rows):
+            return
+        self._last_seen_t[rows] = t
+        self._last_seen_xy[rows] = z
+        self._misses[rows] = 0
+        self._t_state[rows] = t
+        # label votes
+        self._votes[rows] *= s.label_vote_decay
+        self._votes[rows, lab] += score
+        best = np.argmax(self._votes[rows], axis=1)
+        for k in np.flatnonzero(best != self._label[rows]):
+            self._relabel(int(rows[k]), int(best[k]))
+        # rest detection
+        moving = self._moving[rows]
+        speed = np.linalg.norm(self._x[rows, 2:], axis=1)
+        slow = moving & (speed < s.rest_speed_mm_s)
+        since = self._slow_since[rows]
+        since = np.where(slow & np.isnan(since), t, np.where(slow, since, np.nan))
+        self._slow_since[rows] = since
+        rest = slow & (t - since >= s.rest_after_s)
+        if rest.any():
+            r = rows[rest]
+            self._x[r, 2:] = 0.0
+            self._P[r, 2:, 2:] = np.eye(2) * 10.0**2
+            self._P[r, :2, 2:] = self._P[r, 2:, :2] = 0.0
+            self._moving[r] = False
+            self._slow_since[r] = np.nan
+        # pockets and off the table, from the path since the previous frame (an object at
+        # rest cannot cross anything)
+        go = self._moving[rows]
+        if go.any():
+            self._retire_crossing(rows[go], prev_xy[go], z[go], t, require_speed=False)
+
+    def _relabel(self, row: int, label: int) -> None:
+        if self._unique[label]:
+            holders = np.flatnonzero((self._label == label) & (self._retired == 0))
+            if len(holders):
+                return  # another ball has this number; keep ours (a burst of misreads)
+        self._label[row] = label
+
+    def _retire_crossing(self, rows: np.ndarray, a: np.ndarray, b: np.ndarray, t: float,
+                         require_speed: bool) -> None:
+        """Retire tracks whose centre path ``a -> b`` entered a pocket's capture circle
+        (POCKETED) or left the playing surface away from the pockets (OFF_TABLE)."""
+        s = self.settings
+        if not len(rows):
+            return
+        pk = self._pockets
+        if len(pk.capture_mm):
+            hit, frac = _segment_hits_circle(a, b, pk.centre_xy_mm, pk.capture_mm)
+            potted = hit.any(axis=1)
+            if potted.any():
+                where = np.where(hit, frac, np.inf).min(axis=1)
+                r = rows[potted]
+                xy = a[potted] + where[potted, None] * (b[potted] - a[potted])
+                self._retire(r, TrackState.POCKETED, xy)
+                keep = ~potted
+                rows, a, b = rows[keep], a[keep], b[keep]
+        if not len(rows):
+            return
+        outside = (np.abs(b) > self._half_wh + s.off_table_margin_mm).any(axis=1)
+        if len(pk.capture_mm):
+            near_pocket = (np.linalg.norm(b[:, None] - pk.centre_xy_mm[None], axis=2)
+                           <= pk.hole_mm[None]).any(axis=1)
+            outside &= ~near_pocket
+        if require_speed:
+            outside &= np.linalg.norm(self._x[rows, 2:], axis=1) >= s.off_table_speed_mm_s
+        if outside.any():
+            r = rows[outside]
+            xy = np.clip(b[outside], -self._half_wh - self.spec.rail_width_mm,
+                         self._half_wh + self.spec.rail_width_mm)
+            self._retire(r, TrackState.OFF_TABLE, xy)
+
+    def _retire(self, rows: np.ndarray, state: TrackState, xy: np.ndarray) -> None:
+        self._retired[rows] = int(state)
+        self._x[rows] = np.hstack([xy, np.zeros_like(xy)])
+        self._moving[rows] = False
+
+    def _lost(self, rows: np.ndarray, t: float) -> None:
+        s = self.settings
+        if not len(rows):
+            return
+        moving = rows[self._moving[rows]]
+        if not len(moving):
+            return
+        # A track lost on a path into a pocket (before any rail) is pocketed, judged once
+        # when it has been missed lost_min_misses times, on the path it had time to run.
+        judge = moving[self._misses[moving] == s.lost_min_misses]
+        if len(judge):
+            horizon = np.minimum(t - self._last_seen_t[judge], s.coast_s)
+            a = self._last_seen_xy[judge]
+            b = a + self._x[judge, 2:] * horizon[:, None]
+            self._retire_lost(judge, a, b, pockets_only=True)
+        # One lost fast, heading over a rail within off_table_horizon_s, and not seen again
+        # for off_table_lost_s (a ball that bounced back would be) has left the table.
+        gone = moving[(t - self._last_seen_t[moving] >= s.off_table_lost_s)
+                      & (self._retired[moving] == 0)]
+        if len(gone):
+            a = self._last_seen_xy[gone]
+            b = a + self._x[gone, 2:] * s.off_table_horizon_s
+            self._retire_lost(gone, a, b, pockets_only=False)
+        # Coasted long enough: hold where it got to, inside the surface.
+        held = moving[(t - self._last_seen_t[moving] >= s.coast_s)
+                      & (self._retired[moving] == 0)]
+        if len(held):
+            xy = np.clip(self._x[held, :2], -self._half_wh, self._half_wh)
+            self._settle(held, xy, np.sqrt(self._P[held, 0, 0]), t)
+
+    def _retire_lost(self, rows: np.ndarray, a: np.ndarray, b: np.ndarray,
+                     pockets_only: bool) -> None:
+        s = self.settings
+        d = b - a
+        with np.errstate(divide="ignore", invalid="ignore"):
+            to_edge = np.where(d > 0, (self._half_wh - a) / d,
+                               np.where(d < 0, (-self._half_wh - a) / d, np.inf))
+        exit_frac = np.clip(np.nan_to_num(to_edge.min(axis=1), nan=1.0, posinf=1.0), 0.0, 1.0)
+        pk = self._pockets
+        if len(pk.capture_mm):
+            hit, _ = _segment_hits_circle(a, a + exit_frac[:, None] * d, pk.centre_xy_mm,
+                                          pk.capture_mm)
+            potted = hit.any(axis=1)
+            if potted.any():
+                self._retire_crossing(rows[potted], a[potted], b[potted], 0.0,
+                                      require_speed=False)
+            keep = self._retired[rows] == 0
+            rows, a, b = rows[keep], a[keep], b[keep]
+        if len(rows) and not pockets_only:
+            outside = (np.abs(b) > self._half_wh + s.off_table_margin_mm).any(axis=1)
+            fast = np.linalg.norm(self._x[rows, 2:], axis=1) >= s.off_table_speed_mm_s
+            if (outside & fast).any():
+                r = outside & fast
+                self._retire_crossing(rows[r], b[r], b[r], 0.0, require_speed=True)
+
+    # ------------------------------------------------------------------ candidates
+
+    def _candidates_step(self, z: np.ndarray, lab: np.ndarray, score: np.ndarray, t: float,
+                         frame: int, notes: list[TrackNote], seen: np.ndarray,
+                         matched_xy: np.ndarray) -> None:
+        s = self.settings
+        if len(z):
+            spawnable = self._spawnable(z, lab)
+            z, lab, score = z[spawnable], lab[spawnable], score[spawnable]
+        cands = self._candidates
+        if not cands and not len(z):
+            return
+        used = np.zeros(len(z), dtype=bool)
+        if cands and len(z):
+            pred, gate, second = self._candidate_gates(t)
+            d = np.linalg.norm(z[None] - pred[:, None], axis=2)
+            # a second sighting may be anywhere within reach but must read the same label;
+            # later ones must follow the candidate's motion closely
+            label = np.array([int(np.argmax(c.votes)) for c in cands])
+            ok = (d <= gate[:, None]) & (label[:, None] == lab[None])
+            cost = np.where(ok, d / gate[:, None], _INFEASIBLE)
+            rows, cols = self._assign(cost)
+            for r, c in zip(rows, cols, strict=True):
+                cand = cands[r]
+                step = max(t - cand.t_s, 1e-3)
+                v_new = (z[c] - cand.xy_mm) / step
+                cand.v_mm_s = 0.5 * cand.v_mm_s + 0.5 * v_new if cand.hits > 1 else v_new
+                fast = float(np.hypot(*cand.v_mm_s))
+                if fast > s.max_speed_mm_s:
+                    cand.v_mm_s *= s.max_speed_mm_s / fast
+                cand.xy_mm = z[c]
+                cand.t_s = t
+                cand.history = (cand.history << 1) | 1
+                cand.votes[lab[c]] += 1
+                cand.score_sum += float(score[c])
+                cand.hits += 1
+                used[c] = True
+            hit_rows = set(rows.tolist())
+            for k, cand in enumerate(cands):
+                if k not in hit_rows:
+                    cand.history <<= 1
+        else:
+            for cand in cands:
+                cand.history <<= 1
+        for c in np.flatnonzero(~used):
+            if len(cands) >= s.max_candidates:
+                break
+            votes = np.zeros(len(self.labels))
+            votes[lab[c]] = 1
+            cands.append(_Candidate(z[c].copy(), np.zeros(2), t, t, 1, votes,
+                                    float(score[c]), 1))
+        window = (1 << s.confirm_window) - 1
+        keep: list[_Candidate] = []
+        for cand in cands:
+            cand.history &= window
+            if cand.history == 0:
+                continue
+            if (cand.seen_count(s.confirm_window) >= s.confirm_hits
+                    and cand.score_sum / cand.hits >= s.spawn_min_score
+                    and self._confirm(cand, t, frame, notes, seen, matched_xy)):
+                continue
+            keep.append(cand)
+        self._candidates = keep
+
+    def _candidate_gates(self, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each candidate's predicted position, gate radius and whether it has one hit."""
+        s = self.settings
+        cands = self._candidates
+        dt = np.array([t - c.t_s for c in cands])
+        pred = np.array([c.xy_mm + c.v_mm_s * (t - c.t_s) for c in cands])
+        speed = np.array([float(np.hypot(*c.v_mm_s)) for c in cands])
+        second = np.array([c.hits == 1 for c in cands])
+        gate = np.where(second, np.maximum(s.max_speed_mm_s * dt, s.candidate_gate_mm),
+                        s.candidate_gate_mm + 0.05 * speed * dt)
+        return pred, gate, second
+
+    def _continues_candidate(self, z: np.ndarray, t: float) -> np.ndarray:
+        if not self._candidates:
+            return np.zeros(len(z), dtype=bool)
+        pred, gate, second = self._candidate_gates(t)
+        gate = np.where(second, self.settings.candidate_gate_mm, gate)
+        d = np.linalg.norm(z[:, None] - pred[None], axis=2)
+        out: np.ndarray = (d <= gate[None]).any(axis=1)
+        return out
+
+    def _spawnable(self, z: np.ndarray, lab: np.ndarray) -> np.ndarray:
+        """Detections that may start a track: on the surface and not in a pocket cup."""
+        ok: np.ndarray = (np.abs(z) <= self._half_wh).all(axis=1)
+        pk = self._pockets
+        if len(pk.capture_mm):
+            d = np.linalg.norm(z[:, None] - pk.centre_xy_mm[None], axis=2)
+            in_capture = (d <= pk.capture_mm[None]).any(axis=1)
+            margin = 0.8 * self._radius[lab]
+            deep = (np.abs(z) <= self._half_wh - margin[:, None]).all(axis=1)
+            in_cup = (d <= pk.hole_mm[None]).any(axis=1) & ~deep
+            ok &= ~in_capture & ~in_cup
+        return ok
+
+    def _confirm(self, cand: _Candidate, t: float, frame: int, notes: list[TrackNote],
+                 seen: np.ndarray, matched_xy: np.ndarray) -> bool:
+        """Turn a persistent candidate into an identity; False to keep it waiting."""
+        s = self.settings
+        label = int(np.argmax(cand.votes))
+        same = np.flatnonzero(self._label == label)
+        in_play = same[self._retired[same] == 0]
+        if self._unique[label] and len(same):
+            # Prefer one track per unique label: take over the one that holds it.
+            waiting = in_play[self._last_seen_t[in_play] < cand.first_t_s]
+            if len(waiting):
+                row = int(waiting[np.argmin(self._last_seen_t[waiting])])
+                if not self._moving[row]:
+                    notes.append(self._note(NoteKind.MOVED, row, t, frame, cand.xy_mm,
+                                            from_xy=self._last_seen_xy[row]))
+                self._take_over(row, cand, t, seen, matched_xy)
+                return True
+            if not len(in_play):
+                row = int(same[-1])
+                notes.append(self._note(NoteKind.PLACED, row, t, frame, cand.xy_mm,
+                                        from_xy=self._x[row, :2]))
+                self._retired[row] = 0
+                self._take_over(row, cand, t, seen, matched_xy)
+                return True
+            if t - cand.first_t_s < s.duplicate_after_s:
+                return False
+            log.info("tracker: %s seen at two places for %.1f s; a second track",
+                     self.labels[label], t - cand.first_t_s)
+        elif len(in_play) >= self._capacity[label]:
+            return False
+        row = self._new_track(cand, label, t)
+        notes.append(self._note(NoteKind.NEW, row, t, frame, cand.xy_mm))
+        return True
+
+    def _take_over(self, row: int, cand: _Candidate, t: float, seen: np.ndarray,
+                   matched_xy: np.ndarray) -> None:
+        speed = float(np.linalg.norm(cand.v_mm_s))
+        self._settle(np.array([row]), cand.xy_mm[None], np.array([2.0]), t)
+        if speed >= self.settings.rest_speed_mm_s * 4:
+            self._x[row, 2:] = cand.v_mm_s
+            self._moving[row] = True
+        self._last_seen_t[row] = t
+        self._last_seen_xy[row] = cand.xy_mm
+        self._misses[row] = 0
+        seen[row] = True
+        matched_xy[row] = cand.xy_mm
+
+    def _new_track(self, cand: _Candidate, label: int, t: float) -> int:
+        speed = float(np.linalg.norm(cand.v_mm_s))
+        moving = speed >= self.settings.rest_speed_mm_s * 4
+        x = np.r_[cand.xy_mm, cand.v_mm_s if moving else np.zeros(2)]
+        P = np.diag([4.0, 4.0, 200.0**2 if moving else 30.0**2, 200.0**2 if moving else 30.0**2])
+        self._x = np.vstack([self._x, x])
+        self._P = np.concatenate([self._P, P[None]])
+        self._t_state = np.r_[self._t_state, t]
+        self._id = np.r_[self._id, self._next_id]
+        self._next_id += 1
+        self._label = np.r_[self._label, label]
+        self._votes = np.vstack([self._votes, cand.votes[None]])
+        self._moving = np.r_[self._moving, moving]
+        self._retired = np.r_[self._retired, 0]
+        self._last_seen_t = np.r_[self._last_seen_t, t]
+        self._last_seen_xy = np.vstack([self._last_seen_xy, cand.xy_mm])
+        self._misses = np.r_[self._misses, 0]
+        self._slow_since = np.r_[self._slow_since, np.nan]
+        return len(self._id) - 1
+
+    # ------------------------------------------------------------------ output
+
+    def _note(self, kind: NoteKind, row: int, t: float, frame: int, to_xy: np.ndarray,
+              from_xy: np.ndarray | None = None) -> TrackNote:
+        return TrackNote(
+            kind=kind, t_s=t, frame=frame, id=int(self._id[row]),
+            label=self.labels[int(self._label[row])],
+            to_xy_mm=(float(to_xy[0]), float(to_xy[1])),
+            from_xy_mm=None if from_xy is None else (float(from_xy[0]), float(from_xy[1])),
+            last_seen_t_s=None if kind is NoteKind.NEW else float(self._last_seen_t[row]),
+        )
+
+    def _tracks(self, t: float, frame: int, seen: np.ndarray, matched_xy: np.ndarray) -> Tracks:
+        state = np.where(self._moving, int(TrackState.MOVING), int(TrackState.RESTING))
+        state = np.where(self._misses >= self.settings.occluded_after_misses,
+                         int(TrackState.OCCLUDED), state)
+        state = np.where(self._retired > 0, self._retired, state)
+        sigma = np.sqrt(np.maximum(0.5 * (self._P[:, 0, 0] + self._P[:, 1, 1]), 0.0))
+        return Tracks(
+            t_s=t, frame=frame, id=self._id, label=tuple(self.labels[i] for i in self._label),
+            xy_mm=self._x[:, :2], v_mm_s=self._x[:, 2:], sigma_mm=sigma, state=state,
+            seen=seen & (self._retired == 0), last_seen_t_s=self._last_seen_t,
+            obs_xy_mm=matched_xy,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerRun:
+    """Every frame's ``Tracks`` and every note of one run (see ``track_all``)."""
+
+    tracks: tuple[Tracks, ...]
+    notes: tuple[TrackNote, ...] = field(default=())
+
+
+def track_all(spec: TableSpec, frames: list[Observations] | tuple[Observations, ...],
+              settings: TrackerSettings | None = None) -> TrackerRun:
+    """Run a fresh tracker over a sequence of frames (tests, benchmarks, batch)."""
+    tracker = Tracker(spec, settings)
+    out = tuple(tracker.update(f) for f in frames)
+    return TrackerRun(out, tuple(tracker.notes))
