@@ -1,0 +1,728 @@
+"""Events out of tracks: contacts, cushions, pockets, line crossings, strokes and rest.
+
+``MotionEventDetector`` reads one ``Tracks`` batch per frame and reports each event a few
+frames late (``DetectorSettings.lag_frames``), once it has the frames after the change to
+fit. It works on the raw observations (``Tracks.obs_xy_mm``; the filtered positions lag a
+sudden change of direction) and keeps for every track one of four modes: new (not judged
+yet), resting (with the mean rest position), moving (with the frame where its current
+smooth segment began) or gone (pocketed, off the table).
+
+Each frame ``a`` (the newest minus the lag) it
+
+1. finds the resting tracks that left their rest position (*onsets*) and the moving tracks
+   whose next two observations miss the quadratic fitted to their segment (*bends*);
+2. looks for the cause of every change among the fitted paths *before* it: two paths one
+   sum of radii apart (a contact, its time the first root of a quartic), a path one radius
+   from a cushion nose with its normal velocity reversed (a cushion, a quadratic root), the
+   tracker's POCKETED / OFF_TABLE state (the path reaching the pocket's point of no return);
+   an unexplained onset of the striker while no shot is on is a stroke (``shot_start``,
+   timed where its path after extrapolates back to its rest position), any other is a
+   hand (``moved`` / ``placed`` once it rests again);
+3. times printed-line crossings between two observations, and calls ``shot_end`` once
+   every object has rested for ``shot_end_window_s``.
+
+Confidence starts at 1 and drops for frames missing near an event, contacts found only by
+a near approach, and two contacts of one striker too close in time to order (split hits).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Protocol
+
+import numpy as np
+
+from adjudication.detection.fitting import (
+    closest_approach,
+    eval_path,
+    eval_velocity,
+    first_touch,
+    fit_path,
+    line_touch,
+    onset_time,
+)
+from adjudication.detection.settings import DetectorSettings
+from adjudication.detection.zones import _phi, signed_depth_mm
+from adjudication.events import Event, EventKind, ObjectRef
+from calibration.tables import Family, TableSpec
+from tracking.types import Tracks, TrackState
+
+
+class EventDetector(Protocol):
+    """Tracks in, events out, one frame at a time."""
+
+    def update(self, tracks: Tracks) -> list[Event]: ...
+
+    def flush(self) -> list[Event]: ...
+
+    def reset(self) -> None: ...
+
+
+class NullEventDetector:
+    """The do-nothing baseline: reports no events."""
+
+    def update(self, tracks: Tracks) -> list[Event]:
+        return []
+
+    def flush(self) -> list[Event]:
+        return []
+
+    def reset(self) -> None:
+        return None
+
+
+_NEW, _REST, _MOVING, _GONE = 0, 1, 2, 3
+_ABSENT = -1
+#: Largest acceleration (mm/s^2) a free object has: pool sliding friction 0.2 g.
+_MAX_ACCEL_MM_S2 = 2500.0
+
+
+def default_lines(spec: TableSpec) -> tuple[str, ...]:
+    """The lines whose crossings are events: Novuss zones and circle, pool head string."""
+    if spec.family is Family.NOVUSS:
+        return ("zone_a", "zone_b", "zone_left", "zone_right", "circle")
+    return ("head_string",)
+
+
+class MotionEventDetector:
+    """The physics-fitting event detector (see the module docstring)."""
+
+    def __init__(self, spec: TableSpec, settings: DetectorSettings | None = None) -> None:
+        self.spec = spec
+        self.settings = settings or DetectorSettings()
+        s = self.settings
+        self._lines = tuple(spec.line(n) for n in (s.lines or default_lines(spec)))
+        self._cush_a = np.array([c.a_xy_mm for c in spec.cushions], dtype=float)
+        self._cush_b = np.array([c.b_xy_mm for c in spec.cushions], dtype=float)
+        self._cush_n = np.array([c.normal_xy for c in spec.cushions], dtype=float)
+        self._pock_c = np.array([p.centre_xy_mm for p in spec.pockets], dtype=float)
+        self._pock_r = np.array([p.capture_radius_mm for p in spec.pockets], dtype=float)
+        self._hist = max(64, s.fit_frames + s.lag_frames + 16)
+        self.reset()
+
+    # ------------------------------------------------------------------ state
+
+    def reset(self) -> None:
+        """Forget every track and event: the next batch starts a new stream."""
+        h = self._hist
+        self._n = 0
+        self._analysed = 0
+        self._t = np.full(h, np.nan)
+        self._frame = np.zeros(h, dtype=int)
+        self._bad = np.zeros(h, dtype=bool)
+        self._slot_of: dict[int, int] = {}
+        self._ids: list[int] = []
+        self._labels: list[str] = []
+        self._radius = np.zeros(0)
+        self._xy = np.zeros((0, h, 2))
+        self._seen = np.zeros((0, h), dtype=bool)
+        self._state = np.zeros((0, h), dtype=int)
+        self._sigma = np.zeros((0, h))
+        self._mode = np.zeros(0, dtype=int)
+        self._rest_xy = np.zeros((0, 2))
+        self._rest_n = np.zeros(0, dtype=int)
+        self._seg0 = np.zeros(0, dtype=int)
+        self._first = np.zeros(0, dtype=int)
+        self._carry = np.zeros(0, dtype=bool)
+        self._shot = 0
+        self._shot_on = False
+        self._last_motion_t = -math.inf
+        self._pending: list[tuple[Event, float]] = []  # (event, sigma of its time)
+        self._last_pair_t: dict[tuple[int, int], float] = {}
+        self._dt = 1 / 30
+
+    def _grow(self, track_id: int, label: str) -> int:
+        s = len(self._ids)
+        h = self._hist
+        self._slot_of[track_id] = s
+        self._ids.append(track_id)
+        self._labels.append(label)
+        r = self.spec.object_for(label).radius_mm if label in self.spec.labels else 0.0
+        self._radius = np.append(self._radius, r)
+        self._xy = np.concatenate([self._xy, np.full((1, h, 2), np.nan)])
+        self._seen = np.concatenate([self._seen, np.zeros((1, h), dtype=bool)])
+        self._state = np.concatenate([self._state, np.full((1, h), _ABSENT)])
+        self._sigma = np.concatenate([self._sigma, np.full((1, h), np.nan)])
+        self._mode = np.append(self._mode, _NEW)
+        self._rest_xy = np.concatenate([self._rest_xy, np.zeros((1, 2))])
+        self._rest_n = np.append(self._rest_n, 0)
+        self._seg0 = np.append(self._seg0, self._n)
+        self._first = np.append(self._first, self._n)
+        self._carry = np.append(self._carry, False)
+        return s
+
+    # ------------------------------------------------------------------ input
+
+    def update(self, tracks: Tracks) -> list[Event]:
+        """Take one frame's tracks; return the events now decided (a few frames late)."""
+        h = self._hist
+        if self._n:
+            prev = self._t[(self._n - 1) % h]
+            if not tracks.t_s > prev:  # duplicate or backwards time: drop, remember
+                self._bad[(self._n - 1) % h] = True
+                return []
+        col = self._n % h
+        gap = False
+        if self._n >= 2:
+            dts = np.diff(self._t[[(self._n - k) % h for k in range(min(self._n, 8), 0, -1)]])
+            dts = dts[np.isfinite(dts) & (dts > 0)]
+            if len(dts):
+                self._dt = float(np.median(dts))
+                gap = tracks.t_s - self._t[(self._n - 1) % h] > 1.6 * self._dt
+        for i, lab in zip(tracks.id.tolist(), tracks.label, strict=True):
+            if i not in self._slot_of:
+                self._grow(int(i), lab)
+        self._t[col] = tracks.t_s
+        self._frame[col] = tracks.frame
+        self._bad[col] = gap
+        self._xy[:, col] = np.nan
+        self._seen[:, col] = False
+        self._state[:, col] = _ABSENT
+        self._sigma[:, col] = np.nan
+        if len(tracks):
+            rows = np.array([self._slot_of[int(i)] for i in tracks.id.tolist()], dtype=int)
+            obs = tracks.obs_xy_mm
+            seen = tracks.seen & np.isfinite(obs).all(axis=1) & tracks.on_table
+            self._state[rows, col] = tracks.state
+            self._seen[rows, col] = seen
+            self._xy[rows[seen], col] = obs[seen]
+            sig = np.where(np.isfinite(tracks.sigma_mm), tracks.sigma_mm, 0.0)
+            self._sigma[rows, col] = np.maximum(sig, self.settings.noise_floor_mm)
+        self._n += 1
+        out: list[Event] = []
+        while self._analysed <= self._n - 1 - self.settings.lag_frames:
+            out += self._analyse(self._analysed, self.settings.lag_frames)
+            self._analysed += 1
+        return out + self._release(self._t[(self._analysed - 1) % h] if self._analysed else -1)
+
+    def flush(self) -> list[Event]:
+        """End of stream: decide the last frames and report whatever is still pending."""
+        out: list[Event] = []
+        while self._analysed < self._n:
+            out += self._analyse(self._analysed, self._n - 1 - self._analysed)
+            self._analysed += 1
+        if self._n:
+            t_last = float(self._t[(self._n - 1) % self._hist])
+            if self._shot_on and not np.any(self._mode == _MOVING):
+                out.append(self._shot_end(max(self._last_motion_t, t_last - 1e-3)))
+        return out + self._release(math.inf)
+
+    # --------------------------------------------------------------- helpers
+
+    def _T(self, a: int) -> float:
+        return float(self._t[a % self._hist])
+
+    def _shot_no(self) -> int:
+        return self._shot if self._shot_on else self._shot + 1
+
+    def _ref(self, s: int) -> ObjectRef:
+        return ObjectRef(self._ids[s], self._labels[s])
+
+    def _frame_at(self, t_s: float, a: int) -> int:
+        frames = [k for k in range(max(0, a - 4), min(self._n, a + 2))]
+        times = np.array([self._T(k) for k in frames])
+        k = frames[int(np.argmin(np.abs(times - t_s)))]
+        return int(self._frame[k % self._hist])
+
+    def _quality(self, slots: list[int], a: int) -> float:
+        """Confidence factor for frames missing or bad around frame ``a``."""
+        ks = [k % self._hist for k in range(max(0, a - 3), min(self._n, a + 3))]
+        missing = int(self._bad[ks].sum())
+        for s in slots:
+            missing += int((~self._seen[s, ks]).sum())
+        return float(self.settings.gap_factor ** missing)
+
+    def _samples(self, s: int, a0: int, a1: int, tref: float) -> tuple[np.ndarray, np.ndarray]:
+        """Seen observations of slot ``s`` in frames ``a0..a1``: (tau, xy)."""
+        ks = np.arange(max(a0, 0, self._n - self._hist), min(a1, self._n - 1) + 1)
+        cols = ks % self._hist
+        ok = self._seen[s, cols]
+        return self._t[cols[ok]] - tref, self._xy[s, cols[ok]]
+
+    def _sigma_of(self, s: int, a: int) -> float:
+        v = self._sigma[s, a % self._hist]
+        return float(v) if np.isfinite(v) else self.settings.noise_floor_mm
+
+    def _event(self, kind: EventKind, t_s: float, a: int, refs: tuple[ObjectRef, ...],
+               xy: np.ndarray | tuple[float, float], conf: float, sigma_t: float = 0.0,
+               **names: str | None) -> None:
+        ev = Event(kind, float(t_s), self._frame_at(t_s, a), self._shot_no(), refs,
+                   (float(xy[0]), float(xy[1])), float(min(1.0, max(0.0, conf))), **names)
+        self._pending.append((ev, sigma_t))
+
+    def _release(self, t_now: float) -> list[Event]:
+        """Pending events older than two frames, contacts' order confidence settled."""
+        if not self._pending:
+            return []
+        hold = 2.5 * self._dt
+        ready = [p for p in self._pending if p[0].t_s < t_now - hold]
+        if not ready:
+            return []
+        self._pending = [p for p in self._pending if p[0].t_s >= t_now - hold]
+        contacts = [p for p in self._pending + ready if p[0].kind is EventKind.CONTACT]
+        out = []
+        for ev, sig in ready:
+            if ev.kind is EventKind.CONTACT:
+                conf = ev.confidence
+                for other, osig in contacts:
+                    if other is ev or other.objects[0] != ev.objects[0]:
+                        continue
+                    dt = abs(other.t_s - ev.t_s)
+                    if dt < self._dt:
+                        spread = math.hypot(sig, osig, self.settings.split_sigma_s)
+                        conf = min(conf, float(_phi(np.array([dt / spread]))[0]))
+                if conf != ev.confidence:
+                    ev = Event(ev.kind, ev.t_s, ev.frame, ev.shot, ev.objects, ev.xy_mm, conf,
+                               ev.cushion, ev.pocket, ev.line)
+            out.append(ev)
+        # keep the split partners around for the events still pending
+        return sorted(out, key=lambda e: e.t_s)
+
+    # -------------------------------------------------------------- analysis
+
+    def _analyse(self, a: int, look: int) -> list[Event]:
+        s_ = self.settings
+        h = self._hist
+        n_slots = len(self._ids)
+        t_a = self._T(a)
+        if n_slots == 0:
+            return []
+        col = a % h
+        ahead = [(a + k) % h for k in range(look + 1)]
+
+        # 1. objects leaving the play, objects coming back
+        st = self._state[:, col]
+        leaving = np.isin(st, [TrackState.POCKETED, TrackState.OFF_TABLE])
+        self._mode[leaving & (self._mode == _NEW)] = _GONE  # gone before we saw it
+        for s in np.flatnonzero(leaving & np.isin(self._mode, [_REST, _MOVING])).tolist():
+            self._removal(int(s), a, int(st[s]))
+            self._mode[s] = _GONE
+        back = (self._mode == _GONE) & self._seen[:, col]
+        for s in np.flatnonzero(back).tolist():
+            self._mode[s] = _NEW
+            self._first[s] = a
+            self._carry[s] = True
+
+        # 2. new tracks: resting or moving
+        for s in np.flatnonzero((self._mode == _NEW) & self._seen[:, col]).tolist():
+            tau, xy = self._samples(int(s), a, a + look, t_a)
+            if len(tau) < min(3, look + 1):
+                continue
+            mean = xy.mean(axis=0)
+            spread = float(np.linalg.norm(xy - mean, axis=1).max())
+            thr = max(s_.onset_min_mm, s_.onset_sigmas * self._sigma_of(int(s), a))
+            appeared = self._first[s] > 0 or self._carry[s]
+            if spread < thr:
+                self._mode[s] = _REST
+                self._rest_xy[s] = mean
+                self._rest_n[s] = len(tau)
+                if appeared:
+                    self._event(EventKind.PLACED, t_a, a, (self._ref(int(s)),), mean,
+                                self._quality([int(s)], a))
+                self._carry[s] = False
+            else:
+                self._mode[s] = _MOVING
+                self._seg0[s] = a
+                self._carry[s] = bool(appeared)
+
+        # 3a. onsets of resting tracks (vectorised)
+        rest = np.flatnonzero(self._mode == _REST)
+        onset = np.zeros(n_slots, dtype=bool)
+        soon = np.zeros(n_slots, dtype=bool)  # leaves rest within the look-ahead
+        if len(rest):
+            obs = self._xy[rest][:, ahead]
+            d = np.linalg.norm(obs - self._rest_xy[rest, None], axis=2)
+            sig = np.nan_to_num(self._sigma[rest, col], nan=s_.noise_floor_mm)
+            thr = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig)
+            exceed = np.nan_to_num(d, nan=0.0) > thr[:, None]
+            need = min(2, look)
+            later = exceed[:, 1:].sum(axis=1) >= need
+            onset[rest] = exceed[:, 0] & (later | (look == 0))
+            soon[rest] = exceed.sum(axis=1) >= max(need, 1)
+            keep = rest[~onset[rest] & self._seen[rest, col]]
+            if len(keep):
+                w = 1.0 / np.minimum(self._rest_n[keep] + 1, 30)
+                self._rest_xy[keep] += w[:, None] * (self._xy[keep, col] - self._rest_xy[keep])
+                self._rest_n[keep] += 1
+
+        # 3b. bends and rest of moving tracks (a loop: few move at once)
+        moving = np.flatnonzero(self._mode == _MOVING)
+        paths: dict[int, np.ndarray] = {}
+        bend = np.zeros(n_slots, dtype=bool)
+        to_rest: list[tuple[int, float]] = []
+        for s in moving.tolist():
+            tau, xy = self._samples(s, max(self._seg0[s], a - s_.fit_frames), a - 1, t_a)
+            sig = self._sigma_of(s, a)
+            if len(tau) >= 2:
+                deg = 2 if len(tau) >= 4 else 1
+                coef, rms = fit_path(tau, xy, deg)
+                paths[s] = coef
+                tt, xa = self._samples(s, a, a + look, t_a)
+                if len(tt):
+                    span = float(tau.max() - tau.min()) + 1e-3
+                    h_ext = tt - float(tau.max())
+                    model = 0.5 * _MAX_ACCEL_MM_S2 * (h_ext + span) ** 2 if deg == 1 else (
+                        0.5 * 200.0 * (h_ext + span / 2) ** 2)
+                    thr_mm = s_.bend_min_mm + s_.bend_sigmas * max(sig, rms) * (
+                        1.0 + 2.0 / len(tau) + h_ext / span) + model
+                    res = np.linalg.norm(xa - eval_path(coef, tt), axis=1)
+                    miss = res > thr_mm
+                    if self._seen[s, col]:
+                        lo = res[0] > s_.bend_min_mm + 2.0 * sig
+                        bend[s] = bool(miss[0] and (len(miss) == 1 or miss[1])) or bool(
+                            lo and len(miss) >= 3 and miss[1] and miss[2])
+                    soon[s] = bool(np.any(miss[:-1] & miss[1:])) if len(miss) > 1 else bend[s]
+            elif len(tau) < 2:  # just after a change: the frames after it stand in
+                tau2, xy2 = self._samples(s, self._seg0[s], self._seg0[s] + 2, t_a)
+                if len(tau2) >= 2:
+                    paths[s] = fit_path(tau2, xy2, 1)[0]
+            if bend[s]:
+                continue
+            if a - self._seg0[s] + 1 >= s_.rest_frames and self._seen[s, col]:
+                tau_r, xy_r = self._samples(s, a - s_.rest_frames + 1, a, t_a)
+                if len(tau_r) >= 3:
+                    c_r, _ = fit_path(tau_r, xy_r, 1)
+                    if float(np.linalg.norm(c_r[1])) < s_.rest_speed_mm_s:
+                        to_rest.append((s, self._stop_time(s, a, t_a)))
+        soon |= bend
+
+        # 4. causes of every change
+        triggers = np.flatnonzero(onset | bend).tolist()
+        explained: set[int] = set()
+        for s in rest.tolist():
+            paths.setdefault(s, np.array([self._rest_xy[s], [0.0, 0.0], [0.0, 0.0]]))
+        if triggers:
+            explained = self._causes(a, triggers, paths, onset, bend, soon, t_a)
+
+        # 5. onsets nobody explains: a stroke, a cluster push or a hand
+        for s in np.flatnonzero(onset).tolist():
+            if s in explained:
+                continue
+            if self._shot_on and self._nearest_mover(s, a, paths, t_a):
+                continue
+            self._unexplained_onset(s, a, look, t_a, onset)
+
+        # 6. line crossings between the last two observations of moving tracks
+        if self._lines:
+            for s in np.flatnonzero((self._mode == _MOVING) | onset).tolist():
+                self._crossings(s, a)
+
+        # 7. mode changes
+        for s in np.flatnonzero(onset).tolist():
+            self._mode[s] = _MOVING
+            self._seg0[s] = a
+        for s in np.flatnonzero(bend).tolist():
+            self._seg0[s] = a
+        for s, t_stop in to_rest:
+            self._mode[s] = _REST
+            tau, xy = self._samples(s, a - 2, a, t_a)
+            self._rest_xy[s] = xy.mean(axis=0)
+            self._rest_n[s] = len(tau)
+            self._last_motion_t = max(self._last_motion_t, t_stop)
+            if self._carry[s]:
+                kind = EventKind.PLACED if (
+                    self._labels[s] in s_.striker_labels or self._first[s] > 0
+                ) else EventKind.MOVED
+                if self._first[s] > 0 and self._labels[s] not in s_.striker_labels:
+                    kind = EventKind.PLACED if self._seg0[s] <= self._first[s] else kind
+                self._event(kind, t_stop, a, (self._ref(s),), self._rest_xy[s],
+                            self._quality([s], a))
+                self._carry[s] = False
+        if np.any(self._mode == _MOVING):
+            self._last_motion_t = max(self._last_motion_t, t_a - self._dt)
+
+        # 8. the end of a shot
+        if (self._shot_on and not np.any(self._mode == _MOVING)
+                and t_a - self._last_motion_t >= s_.shot_end_window_s):
+            self._pending.append((self._shot_end(self._last_motion_t), 0.0))
+        return []
+
+    def _shot_end(self, t_s: float) -> Event:
+        frame_idx = max(0, self._analysed - 1)
+        ev = Event(EventKind.SHOT_END, float(t_s), self._frame_at(t_s, frame_idx), self._shot,
+                   (), (0.0, 0.0), 1.0)
+        self._shot_on = False
+        return ev
+
+    def _stop_time(self, s: int, a: int, t_a: float) -> float:
+        """When a slowing object stopped: its fitted speed's zero, near frame ``a``."""
+        tau, xy = self._samples(s, a - self.settings.fit_frames, a, t_a)
+        if len(tau) < 4:
+            return t_a - self._dt
+        coef, _ = fit_path(tau, xy, 2)
+        v = coef[1]
+        acc = 2.0 * coef[2]
+        if float(acc @ acc) < 1e-9:
+            return t_a - self._dt
+        t_stop = -float(v @ acc) / float(acc @ acc)
+        lo = float(tau.min())
+        return t_a + min(max(t_stop, lo), 0.0)
+
+    # ---------------------------------------------------------------- causes
+
+    def _window(self, a: int, s: int | None = None) -> tuple[float, float, float]:
+        """(tau0, tau1, tref) of the interval an event at frame ``a`` lies in: back to the
+        frame before the last one slot ``s`` was seen on."""
+        t_a = self._T(a)
+        lo = max(0, self._n - self._hist)
+        k0 = a - 2
+        if s is not None:
+            k = a - 1
+            while k > lo and k > a - 8 and not self._seen[s, k % self._hist]:
+                k -= 1
+            k0 = min(k0, k - 1)
+        return self._T(max(k0, lo)) - t_a, 0.0, t_a
+
+    def _causes(self, a: int, triggers: list[int], paths: dict[int, np.ndarray],
+                onset: np.ndarray, bend: np.ndarray, soon: np.ndarray, t_a: float) -> set[int]:
+        s_ = self.settings
+        tau0, tau1, _ = self._window(a)
+        explained: set[int] = set()
+        have = np.array(sorted(paths), dtype=int)
+        if len(have) == 0:
+            return explained
+        coefs = np.stack([paths[int(k)] for k in have])  # (P, 3, 2)
+        samp = np.linspace(tau0, tau1, 5)
+        pos = (coefs[:, None, 0] + coefs[:, None, 1] * samp[None, :, None]
+               + coefs[:, None, 2] * (samp**2)[None, :, None])  # (P, 5, 2)
+        moving_before = {int(k) for k in have if self._mode[k] == _MOVING}
+        for i in triggers:
+            if i not in paths:
+                continue
+            tau0, tau1, _ = self._window(a, i)
+            ii = int(np.flatnonzero(have == i)[0])
+            dist = np.linalg.norm(pos - pos[ii][None], axis=2).min(axis=1)
+            rsum = self._radius[have] + self._radius[i]
+            near = np.flatnonzero((dist < rsum + s_.contact_gate_mm + 20.0) & (have != i))
+            for jj in near.tolist():
+                j = int(have[jj])
+                if i not in moving_before and j not in moving_before:
+                    continue  # two resting objects: a cluster push, judged below
+                exact_only = False
+                if not (soon[j] or onset[j] or bend[j]):
+                    if j not in moving_before:
+                        continue  # a resting object that was hit moves
+                    exact_only = True  # the striker's bend may show only later
+                key = (min(i, j), max(i, j))
+                if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+                    continue
+                ci, cj = paths[i], paths[j]
+                r = float(rsum[jj])
+                tc = first_touch(ci, cj, r, tau0, tau1)
+                conf = 1.0
+                if tc is None:
+                    if exact_only:
+                        continue
+                    tc, dmin = closest_approach(ci, cj, tau0, tau1)
+                    gap = dmin - r
+                    if gap > s_.contact_gate_mm:
+                        continue
+                    conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2))
+                    conf *= 0.8
+                striker, other = (i, j)
+                vi = eval_velocity(ci, tc)
+                vj = eval_velocity(cj, tc)
+                if float(np.linalg.norm(vj)) > float(np.linalg.norm(vi)):
+                    striker, other = (j, i)
+                dvec = eval_path(paths[other], tc) - eval_path(paths[striker], tc)
+                nrm = dvec / max(float(np.linalg.norm(dvec)), 1e-9)
+                v_n = abs(float((vi - vj) @ nrm))
+                sigma_t = math.hypot(s_.noise_floor_mm, 0.5) / max(v_n, 1.0)
+                if v_n < 30.0:
+                    conf *= 0.7
+                conf *= self._quality([i, j], a)
+                self._last_pair_t[key] = t_a
+                self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(striker),
+                                                             self._ref(other)),
+                            eval_path(paths[striker], tc), conf, sigma_t)
+                explained.update((i, j))
+            if bend[i] and i in moving_before:
+                if self._cushion(i, a, paths[i], tau0, tau1, t_a):
+                    explained.add(i)
+        # cluster pushes: resting objects touching each other that start together
+        starts = [s for s in np.flatnonzero(onset).tolist()]
+        for x in range(len(starts)):
+            for y in range(x + 1, len(starts)):
+                i, j = starts[x], starts[y]
+                gap = float(np.linalg.norm(self._rest_xy[i] - self._rest_xy[j]))
+                gap -= self._radius[i] + self._radius[j]
+                if gap > 3.0:
+                    continue
+                if i not in explained and j not in explained:
+                    continue
+                first, second = (i, j) if i in explained else (j, i)
+                key = (min(i, j), max(i, j))
+                if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+                    continue
+                self._last_pair_t[key] = t_a
+                t_on = self._onset_of(first, a, t_a) or (t_a + tau0 / 2)
+                self._event(EventKind.CONTACT, t_on, a, (self._ref(first), self._ref(second)),
+                            self._rest_xy[first], 0.7 * self._quality([i, j], a), 0.005)
+                explained.add(second)
+        return explained
+
+    def _nearest_mover(self, s: int, a: int, paths: dict[int, np.ndarray],
+                       t_a: float) -> bool:
+        """During a shot, an onset nothing explains is pinned on the moving object that
+        came nearest (within 40 mm of touching), at a low confidence."""
+        tau0, tau1, _ = self._window(a, s)
+        rest = np.array([self._rest_xy[s], [0.0, 0.0], [0.0, 0.0]])
+        best: tuple[float, float, int] | None = None
+        for j, cj in paths.items():
+            if j == s or self._mode[j] != _MOVING:
+                continue
+            tc, dmin = closest_approach(cj, rest, tau0 - self._dt, tau1)
+            gap = dmin - float(self._radius[s] + self._radius[j])
+            if gap < 40.0 and (best is None or gap < best[0]):
+                best = (gap, tc, j)
+        if best is None:
+            return False
+        gap, tc, j = best
+        key = (min(s, j), max(s, j))
+        if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+            return True
+        self._last_pair_t[key] = t_a
+        t_on = self._onset_of(s, a, t_a)
+        t_ev = t_on if t_on is not None else t_a + tc
+        conf = 0.5 * math.exp(-((max(gap, 0.0) / 20.0) ** 2)) * self._quality([s, j], a)
+        self._event(EventKind.CONTACT, t_ev, a, (self._ref(j), self._ref(s)),
+                    eval_path(paths[j], t_ev - t_a), conf, 0.005)
+        return True
+
+    def _cushion(self, s: int, a: int, coef: np.ndarray, tau0: float, tau1: float,
+                 t_a: float) -> bool:
+        """A cushion contact of slot ``s`` in the window: path one radius from a nose,
+        normal velocity reversed by the motion after."""
+        s_ = self.settings
+        r = float(self._radius[s])
+        tt, xa = self._samples(s, a, a + s_.lag_frames, t_a)
+        if len(tt) < 2:
+            return False
+        after, _ = fit_path(tt, xa, 1 if len(tt) < 4 else 2)
+        found = False
+        for k in range(len(self._cush_a)):
+            n = self._cush_n[k]
+            tc = line_touch(coef, self._cush_a[k], n, r, tau0, tau1 + 0.5 * self._dt)
+            conf = 1.0
+            if tc is None:
+                samp = np.linspace(tau0, tau1, 9)
+                sd = (eval_path(coef, samp) - self._cush_a[k]) @ n - r
+                kmin = int(np.argmin(sd))
+                if sd[kmin] > s_.cushion_gate_mm:
+                    continue
+                tc = float(samp[kmin])
+                conf = 0.7
+            p = eval_path(coef, tc)
+            ab = self._cush_b[k] - self._cush_a[k]
+            u = float((p - self._cush_a[k]) @ ab) / float(ab @ ab)
+            half = (r + 25.0) / math.sqrt(float(ab @ ab))
+            if not -half <= u <= 1.0 + half:
+                continue
+            if float(eval_velocity(coef, tc) @ n) >= 0 or float(eval_velocity(after, tc) @ n) <= 0:
+                continue
+            conf *= self._quality([s], a)
+            self._event(EventKind.CUSHION, t_a + tc, a, (self._ref(s),), p, conf,
+                        cushion=self.spec.cushions[k].name)
+            found = True
+        return found
+
+    def _onset_of(self, s: int, a: int, t_a: float) -> float | None:
+        tau0, tau1, _ = self._window(a)
+        tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
+        tc = onset_time(tt, xa, self._rest_xy[s], tau0 - self._dt, tau1)
+        return None if tc is None else t_a + tc
+
+    def _unexplained_onset(self, s: int, a: int, look: int, t_a: float,
+                           onset: np.ndarray) -> None:
+        s_ = self.settings
+        tau0, tau1, _ = self._window(a)
+        tt, xa = self._samples(s, a, a + look, t_a)
+        t_on = self._onset_of(s, a, t_a)
+        if t_on is None:
+            t_on = t_a + tau0 / 2
+        ballistic = False
+        if len(tt) >= 3:
+            rel = xa - self._rest_xy[s]
+            far = rel[-1] / max(float(np.linalg.norm(rel[-1])), 1e-9)
+            sp = rel @ far
+            c = np.polyfit(tt, sp, 2 if len(tt) >= 4 else 1)
+            if len(c) == 3:
+                v0 = float(2 * c[0] * (t_on - t_a) + c[1])
+                ballistic = v0 > s_.strike_min_speed_mm_s and c[0] < 0.25 * v0 / max(
+                    float(tt.max() - (t_on - t_a)), self._dt)
+            else:
+                ballistic = float(c[0]) > s_.strike_min_speed_mm_s
+        if not self._shot_on and self._labels[s] in s_.striker_labels and ballistic:
+            self._shot += 1
+            self._shot_on = True
+            self._last_motion_t = t_on
+            self._event(EventKind.SHOT_START, t_on, a, (self._ref(s),), self._rest_xy[s],
+                        self._quality([s], a))
+            return
+        self._carry[s] = True  # a hand: reported when it rests again
+
+    def _removal(self, s: int, a: int, state: int) -> None:
+        t_a = self._T(a)
+        last = [k for k in range(max(0, a - self._hist + 1, a - 12), a) if
+                self._seen[s, k % self._hist]]
+        if state == TrackState.OFF_TABLE and not self._shot_on:
+            return
+        a_last = last[-1] if last else a - 1
+        tau, xy = self._samples(s, max(a_last - self.settings.fit_frames, self._seg0[s]),
+                                a_last, t_a)
+        tau0 = self._T(a_last) - t_a if last else -self._dt
+        conf = self._quality([s], a) * (1.0 if a - a_last <= 2 else 0.6)
+        refs = (self._ref(s),)
+        coef = fit_path(tau, xy, 2 if len(tau) >= 4 else 1)[0] if len(tau) >= 2 else None
+        if state == TrackState.POCKETED:
+            p_last = xy[-1] if len(xy) else self._rest_xy[s]
+            k = int(np.argmin(np.linalg.norm(self._pock_c - p_last, axis=1)))
+            tc = None
+            if coef is not None:
+                pc = np.array([self._pock_c[k], [0.0, 0.0], [0.0, 0.0]])
+                tc = first_touch(coef, pc, float(self._pock_r[k]), tau0, 0.0)
+            t_ev = t_a + tc if tc is not None else t_a + tau0 / 2
+            p = eval_path(coef, t_ev - t_a) if coef is not None else p_last
+            self._event(EventKind.POCKET, t_ev, a, refs, p, conf,
+                        pocket=self.spec.pockets[k].name)
+            return
+        # off the table: over the nearest cushion
+        p_last = xy[-1] if len(xy) else self._rest_xy[s]
+        t_ev = t_a + tau0 / 2
+        if coef is not None:
+            r = float(self._radius[s])
+            best = None
+            for k in range(len(self._cush_a)):
+                tc = line_touch(coef, self._cush_a[k], self._cush_n[k], r, tau0, 0.0)
+                if tc is not None and (best is None or tc < best[0]):
+                    best = (tc, k)
+            if best is not None:
+                t_ev = t_a + best[0]
+                p_last = eval_path(coef, best[0])
+                self._event(EventKind.CUSHION, t_ev, a, refs, p_last, conf,
+                            cushion=self.spec.cushions[best[1]].name)
+        self._event(EventKind.OFF_TABLE, t_ev, a, refs, p_last, conf)
+
+    def _crossings(self, s: int, a: int) -> None:
+        col = a % self._hist
+        if not self._seen[s, col]:
+            return
+        prev = [k for k in range(a - 1, max(a - 4, -1, self._n - self._hist - 1), -1)
+                if self._seen[s, k % self._hist]]
+        if not prev:
+            return
+        k0 = prev[0]
+        p0, p1 = self._xy[s, k0 % self._hist], self._xy[s, col]
+        t0, t1 = self._T(k0), self._T(a)
+        sig = self._sigma_of(s, a)
+        for line in self._lines:
+            d = signed_depth_mm(line, np.stack([p0, p1]))
+            if (d[0] > 0) == (d[1] > 0):
+                continue
+            f = float(d[0] / (d[0] - d[1]))
+            t_c = t0 + f * (t1 - t0)
+            p = p0 + f * (p1 - p0)
+            conf = float(_phi(np.array([min(abs(d[0]), abs(d[1])) / sig]))[0])
+            conf *= self._quality([s], a)
+            self._event(EventKind.LINE_CROSS, t_c, a, (self._ref(s),), p, conf,
+                        line=line.name)

@@ -1,0 +1,140 @@
+"""Pure kernels for event timing: polynomial fits of motion and the roots that time events.
+
+A path is a ``(3, 2)`` array of coefficients ``c`` with ``p(tau) = c[0] + c[1] tau + c[2]
+tau^2`` (mm, seconds since the path's reference time). Between two events a ball or disc
+moves with (nearly) constant acceleration, so a quadratic fitted to the raw observations of
+one side of an event describes that side exactly up to the noise, and the event time is a
+root of a polynomial: where two paths are one sum of radii apart (a quartic), where a path
+is one radius from a cushion line (a quadratic), where it crosses a printed line.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+#: A root counts as real when its imaginary part is below this (seconds).
+_IMAG_TOL_S = 1e-7
+
+
+def fit_path(tau_s: np.ndarray, xy_mm: np.ndarray, degree: int = 2) -> tuple[np.ndarray, float]:
+    """Least-squares polynomial ``(3, 2)`` through ``xy_mm`` ``(K, 2)`` at ``tau_s`` ``(K,)``.
+
+    The degree drops to what the points allow (one point: constant, two: a line). Returns
+    the coefficients and the RMS residual in mm (0 when the fit is exact).
+    """
+    k = len(tau_s)
+    coef = np.zeros((3, 2))
+    if k == 0:
+        return coef, 0.0
+    deg = max(0, min(degree, k - 1))
+    design = np.vander(np.asarray(tau_s, dtype=float), deg + 1, increasing=True)
+    sol, *_ = np.linalg.lstsq(design, xy_mm, rcond=None)
+    coef[: deg + 1] = sol
+    resid = xy_mm - design @ sol
+    dof = max(k - deg - 1, 1)
+    return coef, float(math.sqrt(float((resid**2).sum()) / dof)) if k > deg + 1 else 0.0
+
+
+def eval_path(coef: np.ndarray, tau_s: np.ndarray | float) -> np.ndarray:
+    """Positions ``(T, 2)`` (or ``(2,)`` for a scalar time) of a path."""
+    tau = np.asarray(tau_s, dtype=float)
+    out: np.ndarray = coef[0] + coef[1] * tau[..., None] + coef[2] * (tau**2)[..., None]
+    return out
+
+
+def eval_velocity(coef: np.ndarray, tau_s: np.ndarray | float) -> np.ndarray:
+    tau = np.asarray(tau_s, dtype=float)
+    out: np.ndarray = coef[1] + 2.0 * coef[2] * tau[..., None]
+    return out
+
+
+def shift_path(coef: np.ndarray, dt_s: float) -> np.ndarray:
+    """The same path with its reference time moved later by ``dt_s``."""
+    c0 = coef[0] + coef[1] * dt_s + coef[2] * dt_s**2
+    c1 = coef[1] + 2.0 * coef[2] * dt_s
+    return np.stack([c0, c1, coef[2]])
+
+
+def _real_roots(poly_high_first: np.ndarray) -> np.ndarray:
+    p = np.trim_zeros(np.asarray(poly_high_first, dtype=float), "f")
+    if len(p) <= 1:
+        return np.zeros(0)
+    roots = np.roots(p)
+    return np.sort(roots[np.abs(roots.imag) < _IMAG_TOL_S * max(1.0, np.abs(roots).max())].real)
+
+
+def first_touch(
+    coef_a: np.ndarray, coef_b: np.ndarray, distance_mm: float, tau0_s: float, tau1_s: float
+) -> float | None:
+    """First time in ``[tau0, tau1]`` the two paths come ``distance_mm`` apart while closing.
+
+    ``None`` when they do not (a near miss, or already closer at ``tau0`` and separating).
+    """
+    d = coef_a - coef_b
+    d0, d1, d2 = d[0], d[1], d[2]
+    poly = np.array([
+        d2 @ d2,
+        2.0 * (d1 @ d2),
+        d1 @ d1 + 2.0 * (d0 @ d2),
+        2.0 * (d0 @ d1),
+        d0 @ d0 - distance_mm**2,
+    ])
+    for r in _real_roots(poly):
+        if tau0_s - 1e-9 <= r <= tau1_s + 1e-9:
+            dd = d0 + d1 * r + d2 * r * r
+            vv = d1 + 2.0 * d2 * r
+            if dd @ vv < 0.0:
+                return float(r)
+    return None
+
+
+def closest_approach(
+    coef_a: np.ndarray, coef_b: np.ndarray, tau0_s: float, tau1_s: float, samples: int = 17
+) -> tuple[float, float]:
+    """(time, distance) of the closest approach of two paths within ``[tau0, tau1]``."""
+    tau = np.linspace(tau0_s, tau1_s, samples)
+    dist = np.linalg.norm(eval_path(coef_a - coef_b, tau), axis=-1)
+    k = int(np.argmin(dist))
+    return float(tau[k]), float(dist[k])
+
+
+def line_touch(
+    coef: np.ndarray, point_xy: np.ndarray, normal_xy: np.ndarray, offset_mm: float,
+    tau0_s: float, tau1_s: float,
+) -> float | None:
+    """First time in ``[tau0, tau1]`` the path's signed distance from the line through
+    ``point_xy`` (unit ``normal_xy``) falls to ``offset_mm`` while approaching."""
+    s0 = (coef[0] - point_xy) @ normal_xy - offset_mm
+    s1 = coef[1] @ normal_xy
+    s2 = coef[2] @ normal_xy
+    for r in _real_roots(np.array([s2, s1, s0])):
+        if tau0_s - 1e-9 <= r <= tau1_s + 1e-9 and s1 + 2.0 * s2 * r < 0.0:
+            return float(r)
+    return None
+
+
+def onset_time(
+    tau_s: np.ndarray, xy_mm: np.ndarray, rest_xy_mm: np.ndarray, tau0_s: float, tau1_s: float
+) -> float | None:
+    """When an object that rested at ``rest_xy_mm`` left it, from its positions after.
+
+    The distance travelled along the direction of motion is fitted with a quadratic (a line
+    with fewer than four points) and solved for zero within ``[tau0, tau1]``.
+    """
+    if len(tau_s) < 2:
+        return None
+    rel = xy_mm - rest_xy_mm
+    far = rel[-1]
+    norm = float(np.linalg.norm(far))
+    if norm < 1e-9:
+        return None
+    s = rel @ (far / norm)
+    deg = 2 if len(tau_s) >= 4 else 1
+    c = np.polyfit(tau_s, s, deg)
+    roots = _real_roots(c)
+    ok = roots[(roots >= tau0_s - 1e-9) & (roots <= tau1_s + 1e-9)]
+    if len(ok) == 0:
+        return None
+    return float(ok[-1])

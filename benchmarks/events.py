@@ -1,0 +1,347 @@
+"""Event detection against the physics' exact event log (issue: event detection).
+
+    python benchmarks/events.py [--shots 300] [--seed 0] [--write]
+
+For each table type, ``--shots`` shots are simulated (pool: breaks, cluster shots, split
+hits, random shots at speed; Novuss: puck shots from the start rows and from scattered
+pawns), sampled at 30 fps into ``Tracks`` with realistic noise (gaussian 1 mm, 2 % single
+dropouts, short gaps; ``simulation.synthetic_tracks``), and run through
+``MotionEventDetector`` and ``ShotSegmenter``. Detected events are matched to the exact
+events (same kind, same objects, same cushion/pocket/line, time within a tolerance).
+
+What counts as an observable ground-truth event: a contact whose normal approach speed is
+at least 50 mm/s (slower ones are the physics' inelastic settling of touching objects and
+pushes, which move nothing a camera sees), once per pair within 0.1 s; cushions likewise;
+line crossings of the detector's lines found on a 2 ms grid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from adjudication.detection import (  # noqa: E402
+    MotionEventDetector,
+    ShotSegmenter,
+    default_lines,
+    signed_depth_mm,
+)
+from benchmarks.report import replace_section  # noqa: E402
+from calibration.tables import Family, TableSpec, get_table  # noqa: E402
+from simulation import physics  # noqa: E402
+from simulation.racks import cue_ball_in_kitchen, novuss_start, pool_rack  # noqa: E402
+from simulation.synthetic_tracks import TrackNoise, sample_tracks  # noqa: E402
+
+FPS = 30.0
+TOL_S = {"contact": 0.05, "cushion": 0.05, "pocket": 0.1, "off_table": 0.1,
+         "line_cross": 0.05, "shot_start": 0.05, "shot_end": 0.5, "moved": 0.5,
+         "placed": 0.5}
+MIN_SPEED_MM_S = 50.0
+
+
+def _free_spot(rng, spec, occ, r, margin=5.0):
+    hx, hy = spec.half_wh_mm
+    for _ in range(500):
+        p = np.array([rng.uniform(-hx + r + margin, hx - r - margin),
+                      rng.uniform(-hy + r + margin, hy - r - margin)])
+        if spec.family is Family.POOL or True:
+            if np.min(np.linalg.norm(spec_pockets(spec) - p, axis=1)) < 90:
+                continue
+        if not occ or np.min(np.linalg.norm(np.array(occ) - p, axis=1)) > 2 * r + 2:
+            return p
+    return None
+
+
+def spec_pockets(spec):
+    return np.array([pk.centre_xy_mm for pk in spec.pockets])
+
+
+def pool_case(kind: str, rng: np.random.Generator, spec: TableSpec):
+    r = spec.object_for("cue_ball").radius_mm
+    if kind == "break":
+        labels, xy = pool_rack(rng.choice(["8ball", "9ball", "10ball"]), spec, rng)
+        cue = np.array(cue_ball_in_kitchen(spec, rng))
+        target = xy[0]
+        speed = rng.uniform(5000, 8000)
+        labels = ("cue_ball", *labels)
+        xy = np.vstack([cue, xy])
+        aim = target + rng.normal(0, 3, 2)
+    else:
+        n = int(rng.integers(3, 10))
+        labels = ["cue_ball"] + [f"ball_{k}" for k in rng.choice(np.arange(1, 16), n,
+                                                                 replace=False)]
+        occ: list = []
+        if kind in ("cluster", "split"):
+            c = _free_spot(rng, spec, occ, 3 * r, margin=3 * r)
+            ang = rng.uniform(0, 2 * math.pi)
+            u = np.array([math.cos(ang), math.sin(ang)])
+            w = np.array([-u[1], u[0]])
+            if kind == "split":  # two balls side by side, a small gap: a split hit
+                gap = rng.uniform(0.5, 6.0)
+                occ += [c + w * (r + gap / 2), c - w * (r + gap / 2) + u * rng.uniform(0, 8)]
+            else:
+                occ += [c, c + u * (2 * r + 0.2), c + (u * 0.5 + w * 0.866) * (2 * r + 0.2)]
+            target = c
+        for _ in range(n - len(occ)):
+            p = _free_spot(rng, spec, occ, r)
+            if p is not None:
+                occ.append(p)
+        labels = labels[:len(occ) + 1]
+        xy = np.array(occ)
+        if kind == "random":
+            target = xy[int(rng.integers(1, len(xy)))] if len(xy) > 1 else xy[0]
+        d = rng.uniform(300, 900)
+        cue = None
+        for _ in range(100):
+            ang = rng.uniform(0, 2 * math.pi)
+            cand = target - d * np.array([math.cos(ang), math.sin(ang)])
+            if spec.on_surface(cand[None], r + 5)[0] and np.min(
+                    np.linalg.norm(xy - cand, axis=1)) > 2 * r + 5 and np.min(
+                    np.linalg.norm(spec_pockets(spec) - cand, axis=1)) > 90:
+                cue = cand
+                break
+        if cue is None:
+            return None
+        labels = ("cue_ball", *labels[1:])
+        xy = np.vstack([cue, xy])
+        off = 0.0 if kind == "split" else rng.uniform(-1.6, 1.6) * r
+        dirn = (target - cue) / np.linalg.norm(target - cue)
+        aim = target + off * np.array([-dirn[1], dirn[0]])
+        speed = rng.uniform(400, 4000)
+    heading = math.atan2(*(aim - xy[0])[::-1])
+    return labels, xy, physics.Strike(1, heading, speed, follow=float(rng.uniform(-0.4, 0.4)))
+
+
+def novuss_case(kind: str, rng: np.random.Generator, spec: TableSpec):
+    rp = spec.object_for("red_pawn").radius_mm
+    rk = spec.object_for("puck").radius_mm
+    if kind == "start":
+        labels, xy = novuss_start(spec, doubles=False)
+        xy = np.asarray(xy, float)
+        labels = tuple(labels)
+    else:
+        n = int(rng.integers(4, 16))
+        occ: list = []
+        for _ in range(n):
+            p = _free_spot(rng, spec, occ, rp)
+            if p is not None:
+                occ.append(p)
+        xy = np.array(occ)
+        labels = tuple(rng.choice(["red_pawn", "black_pawn"], len(xy)))
+    hx = spec.half_wh_mm[0]
+    for _ in range(200):
+        puck = np.array([rng.uniform(-340, 340), rng.uniform(-hx + rk + 2, -390)])
+        if np.min(np.linalg.norm(xy - puck, axis=1)) > rk + rp + 3:
+            break
+    target = xy[int(rng.integers(0, len(xy)))]
+    off = rng.uniform(-1.2, 1.2) * (rk + rp) if rng.random() < 0.8 else rng.uniform(-400, 400)
+    d = (target - puck) / np.linalg.norm(target - puck)
+    aim = target + off * np.array([-d[1], d[0]])
+    heading = math.atan2(*(aim - puck)[::-1])
+    return ("puck", *labels), np.vstack([puck, xy]), physics.Strike(1, heading,
+                                                                    rng.uniform(800, 3500))
+
+
+def truth(spec: TableSpec, res: physics.ShotResult, lines) -> list[dict]:
+    out = [{"kind": "shot_start", "t": res.t0_s, "ids": (1,)}]
+    last: dict = {}
+    for e in res.events:
+        if e.kind not in ("contact", "cushion", "pocket", "off_table"):
+            continue
+        if e.kind in ("contact", "cushion") and e.speed_mm_s < MIN_SPEED_MM_S:
+            continue
+        key = (e.kind, frozenset(e.ids), e.cushion)
+        if e.kind in ("contact", "cushion") and e.t_s - last.get(key, -9) < 0.1:
+            last[key] = e.t_s
+            continue
+        last[key] = e.t_s
+        out.append({"kind": e.kind, "t": e.t_s, "ids": tuple(int(i) for i in e.ids),
+                    "name": e.cushion or e.pocket})
+    t = np.arange(res.t0_s, res.t_end_s, 0.002)
+    if len(t) > 1:
+        xy = res.xy_at(t)
+        st = res.status_at(t)
+        for line in lines:
+            side = np.sign(signed_depth_mm(line, xy.reshape(-1, 2)).reshape(xy.shape[:2]))
+            for k, n in np.argwhere((np.diff(side, axis=0) != 0) & (st[1:] == 0)):
+                out.append({"kind": "line_cross", "t": float(t[k] + 0.001),
+                            "ids": (int(res.start.ids[n]),), "name": line.name})
+    out.append({"kind": "shot_end", "t": res.t_end_s, "ids": ()})
+    return out
+
+
+def run_table(table: str, shots: int, seed: int) -> dict:
+    spec = get_table(table)
+    rng = np.random.default_rng(seed)
+    settings = physics.physics_for(spec)
+    lines = tuple(spec.line(n) for n in default_lines(spec))
+    det = MotionEventDetector(spec)
+    seg = ShotSegmenter()
+    noise = TrackNoise()
+    stats = Counter()
+    dt_ms: list[float] = []
+    cushion_dt_ms: list[float] = []
+    per_kind = {k: Counter() for k in TOL_S}
+    kinds = (["break", "cluster", "split", "random", "random"] if spec.family is Family.POOL
+             else ["start", "random"])
+    frame_time = 0.0
+    frames = 0
+    done = fails = 0
+    while done < shots:
+        kind = kinds[(done + fails) % len(kinds)]
+        case = (pool_case if spec.family is Family.POOL else novuss_case)(kind, rng, spec)
+        if case is None:
+            fails += 1
+            continue
+        labels, xy, strike = case
+        t0 = 0.4 + rng.uniform(0, 1 / FPS)
+        try:
+            res = physics.simulate_shot(spec, settings, physics.Bodies.make(
+                labels, xy, ids=np.arange(1, len(labels) + 1)), strike, t0_s=t0)
+        except (ValueError, physics.SimulationError) as exc:
+            fails += 1
+            if fails < 5:
+                print(f"skipped a {kind} case: {exc}", file=sys.stderr)
+            continue
+        done += 1
+        t = np.arange(0.0, res.t_end_s + 1.2, 1 / FPS)
+        st = res.status_at(t).astype(int)
+        tracks = sample_tracks(t, res.xy_at(t), st, res.start.ids, res.start.labels, noise,
+                               rng, res.v_at(t))
+        det.reset()
+        seg.reset()
+        events, got = [], []
+        c0 = time.perf_counter()
+        for tr in tracks:
+            evs = det.update(tr)
+            events += evs
+            got += seg.update(tr, evs)
+        evs = det.flush()
+        events += evs
+        got += seg.flush(evs)
+        frame_time += time.perf_counter() - c0
+        frames += len(tracks)
+        gt = truth(spec, res, lines)
+        # matching
+        used = set()
+        for g in gt:
+            per_kind[g["kind"]]["gt"] += 1
+        for e in events:
+            per_kind[e.kind.value]["det"] += 1
+        for g in gt:
+            best = None
+            for k, e in enumerate(events):
+                if k in used or e.kind.value != g["kind"]:
+                    continue
+                if g["kind"] != "shot_end" and set(e.ids) != set(g["ids"]):
+                    continue
+                name = e.cushion or e.pocket or e.line
+                if g.get("name") and name != g["name"]:
+                    continue
+                d = abs(e.t_s - g["t"])
+                if d < TOL_S[g["kind"]] and (best is None or d < best[0]):
+                    best = (d, k)
+            if best is not None:
+                used.add(best[1])
+                per_kind[g["kind"]]["hit"] += 1
+                if g["kind"] == "contact":
+                    dt_ms.append(1000 * best[0])
+                if g["kind"] == "cushion":
+                    cushion_dt_ms.append(1000 * best[0])
+        # per shot
+        striker = "cue_ball" if spec.family is Family.POOL else "puck"
+        gt_contacts = [g for g in gt if g["kind"] == "contact" and 1 in g["ids"]]
+        first_gt = gt_contacts[0] if gt_contacts else None
+        shot = got[0] if got else None
+        stats["shots"] += 1
+        stats["segmented"] += int(len(got) == 1)
+        fc = shot.first_contact(striker) if shot else None
+        gt_other = None if first_gt is None else [i for i in first_gt["ids"] if i != 1][0]
+        det_other = None if fc is None else [i for i in fc.ids if i != 1][0]
+        if kind == "split":
+            stats["split"] += 1
+        if gt_other == det_other:
+            stats["first_ok"] += 1
+            stats["split_ok"] += kind == "split"
+        elif fc is not None and fc.confidence < 0.5:
+            stats["first_review"] += 1
+            stats["split_review"] += kind == "split"
+        pocketed_gt = {g["ids"][0] for g in gt if g["kind"] == "pocket"}
+        pocketed = {e.ids[0] for e in (shot.pocketed() if shot else [])}
+        stats["pocket_ok"] += pocketed_gt == pocketed
+        t_fc = first_gt["t"] if first_gt else math.inf
+        rail_gt = any(g["kind"] in ("cushion",) and g["t"] >= t_fc for g in gt)
+        rail = bool(shot and fc and shot.cushions_after(fc.t_s))
+        stats["rail_ok"] += rail_gt == rail
+    return {"table": table, "stats": stats, "per_kind": per_kind, "dt_ms": dt_ms,
+            "cushion_dt_ms": cushion_dt_ms, "ms_per_frame": 1000 * frame_time / max(frames, 1),
+            "objects": "16 (pool break) / 17 (Novuss start)"}
+
+
+SECTION = "Event detection (adjudication.detection)"
+
+
+def _pct(xs, q):
+    return float(np.percentile(xs, q)) if xs else float("nan")
+
+
+def report(results: list[dict], shots: int) -> str:
+    lines = [f"## {SECTION}", "",
+             f"`python benchmarks/events.py --shots {shots}`: simulated shots per table, "
+             "sampled at 30 fps with 1 mm noise, 2 % dropouts and short gaps; detected events "
+             "matched to the physics' exact log (observable events: approach >= 50 mm/s). "
+             "Targets: precision and recall >= 0.99 per kind, first contact >= 99.5 %, contact "
+             "time median <= 3 ms, pocketed set and rail-after-contact >= 99.5 %, <= 0.5 ms "
+             "per frame.", ""]
+    lines.append("| table | kind | ground truth | detected | precision | recall |")
+    lines.append("|---|---|---|---|---|---|")
+    for r in results:
+        for kind, c in r["per_kind"].items():
+            if not c["gt"] and not c["det"]:
+                continue
+            p = c["hit"] / c["det"] if c["det"] else float("nan")
+            rc = c["hit"] / c["gt"] if c["gt"] else float("nan")
+            lines.append(f"| {r['table']} | {kind} | {c['gt']} | {c['det']} | {p:.3f} | "
+                         f"{rc:.3f} |")
+    lines += ["", "| table | shots | first contact right | review (low conf.) | split hits "
+              "right / review / of | contact dt median / p95 ms | cushion dt median ms | "
+              "pocketed set | rail after contact | ms per frame |", "|---|---|---|---|---|---|"
+              "---|---|---|---|"]
+    for r in results:
+        s = r["stats"]
+        n = s["shots"]
+        lines.append(
+            f"| {r['table']} | {n} | {100 * s['first_ok'] / n:.1f} % | "
+            f"{100 * s['first_review'] / n:.1f} % | {s['split_ok']} / {s['split_review']} / "
+            f"{s['split']} | {statistics.median(r['dt_ms']):.2f} / {_pct(r['dt_ms'], 95):.2f} | "
+            f"{statistics.median(r['cushion_dt_ms']):.2f} | {100 * s['pocket_ok'] / n:.1f} % | "
+            f"{100 * s['rail_ok'] / n:.1f} % | {r['ms_per_frame']:.3f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shots", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--tables", default="pool-9ft,novuss")
+    ap.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
+    args = ap.parse_args()
+    results = [run_table(t, args.shots, args.seed) for t in args.tables.split(",")]
+    text = report(results, args.shots)
+    print(text)
+    if args.write:
+        replace_section(f"## {SECTION}", text)
+
+
+if __name__ == "__main__":
+    main()
