@@ -47,8 +47,9 @@ class KeeperSettings:
     sooner after a cut but spends a fit's time (~150 ms) more often. ``max_rms_mm``: a fit
     whose own residual is worse is not trusted (the table may be half hidden).
     ``obscured_refit_after`` frames in a row read obscured bring a fit: a body parked over
-    the table (the fit agrees within ``same_view_px`` at the corners, and the check is
-    re-anchored) or a camera that settled slightly off after a bump (a new calibration).
+    the table or a camera that settled slightly off after a bump. A re-fit that agrees with
+    the calibration within ``same_view_px`` at the corners was a false alarm: the check is
+    re-anchored and nothing changes; otherwise the new calibration replaces the old.
     """
 
     retry_every: int = 15
@@ -123,6 +124,12 @@ class CalibrationKeeper:
         self._obscured = 0  # frames in a row the check read obscured
         self._pending_initial = self._initial
 
+    def turn(self, deg: int) -> None:
+        """Re-express the calibration in the table frame turned by ``deg`` (the orientation
+        found from the set-up, or ``--orientation``); later re-fits keep that turn."""
+        if self.calib is not None and deg:
+            self.calib = self._reference = rotate(self.calib, deg)
+
     def _try_fit(self, frame_bgr: np.ndarray, frame: int) -> tuple[Calibration | None, str]:
         self._last_try = frame
         try:
@@ -180,17 +187,25 @@ class CalibrationKeeper:
             if calib is None:
                 return KeeperReport(self.calib, False, False, OBSCURED_STATUS,
                                     f"{reason}; re-fit failed: {why}")
-            moved_px = float(np.abs(calib.corners_px() - self.calib.corners_px()).max())  # type: ignore[union-attr]
-            if moved_px < self.settings.same_view_px:
-                self._check = DriftCheck(self.calib, frame_bgr, self.settings.drift)  # type: ignore[arg-type]
-                return KeeperReport(self.calib, True, False, STEADY,
-                                    f"{reason}; re-fit agrees, check re-anchored")
-            return self._found(calib, frame_bgr, f"{reason}; re-fit moved {moved_px:.1f} px")
+            return self._refitted(calib, frame_bgr, reason)
         self._obscured = 0
         if status == MOVED:
             calib, why = self._try_fit(frame_bgr, frame)
             if calib is None:
                 self.calib = None
                 return self._failed(f"{reason}; re-fit failed: {why}")
-            return self._found(calib, frame_bgr, f"camera moved ({reason}); re-fitted")
+            return self._refitted(calib, frame_bgr, reason)
         return KeeperReport(self.calib, True, False, STEADY, reason)
+
+    def _refitted(self, calib: Calibration, frame_bgr: np.ndarray, reason: str) -> KeeperReport:
+        """A re-fit while a calibration holds: the same view (a false alarm: a ball rolled
+        over the edges, a body stood still over them) re-anchors the check and changes
+        nothing; a different one replaces the calibration."""
+        assert self.calib is not None
+        moved_px = float(np.abs(calib.corners_px() - self.calib.corners_px()).max())
+        if moved_px < self.settings.same_view_px:
+            self._check = DriftCheck(self.calib, frame_bgr, self.settings.drift)
+            self._obscured = 0
+            return KeeperReport(self.calib, True, False, STEADY,
+                                f"{reason}; the re-fit agrees within {moved_px:.2f} px")
+        return self._found(calib, frame_bgr, f"{reason}; the view moved {moved_px:.1f} px")

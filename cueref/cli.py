@@ -87,6 +87,14 @@ def _add_calibration_options(parser: argparse.ArgumentParser) -> None:
                         help=ORIENTATION_HELP)
 
 
+def _players(value: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in value.split(","))
+    if any(not n for n in names) or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"--players wants distinct names, comma-separated: "
+                                         f"{value!r}")
+    return names
+
+
 def _out_dir(value: str) -> Path:
     path = Path(value)
     try:
@@ -163,6 +171,30 @@ def build_parser() -> argparse.ArgumentParser:
                        '"safety": false, "push_out": false, "option": "accept", "frozen": []}')
     judge.add_argument("--out", metavar="calls.jsonl",
                        help="write the calls and states here (default: stdout)")
+
+    run = sub.add_parser("run", help="referee a video or a folder of frames: the call stream")
+    run.add_argument("source", help="a video file or a folder of images (in name order)")
+    run.add_argument("--game", required=True, type=_game,
+                     help="novuss, novuss-doubles, 8ball, 9ball, 10ball or 14.1")
+    run.add_argument("--table", type=_table,
+                     help="novuss, pool-7ft, pool-8ft or pool-9ft (default: by game)")
+    run.add_argument("--out", metavar="calls.jsonl",
+                     help="write the call stream here (default: stdout)")
+    run.add_argument("--players", type=_players, metavar="A,B",
+                     help="names in protocol order, the first breaks or shoots first "
+                     "(default: A,B; doubles A1,B1,A2,B2)")
+    run.add_argument("--declarations", metavar="F",
+                     help="what the camera cannot see, one JSON object per shot (as judge)")
+    run.add_argument("--corners", type=_corners, metavar="X1,Y1,...,X4,Y4", help=CORNERS_HELP)
+    run.add_argument("--orientation", type=int, choices=(0, 90, 180, 270), metavar="DEG",
+                     help=ORIENTATION_HELP)
+    run.add_argument("--fps", type=float, default=30.0,
+                     help="frame rate of a folder of images (videos carry their own times)")
+    run.add_argument("--model", help="ONNX model (default: models/cueref-detector.onnx)")
+    run.add_argument("--threads", type=int, default=2, help="inference threads")
+    run.add_argument("--dev-observations", metavar="SIDECAR.json",
+                     help="development mode: skip calibration and the detector and track the "
+                     "ground truth of a simulated clip (its sidecar), seen with realistic noise")
 
     demo = sub.add_parser("demo", help="run cueref on the embedded sample video")
     demo.add_argument("--out", default="cueref-demo", help="output folder (default ./cueref-demo)")

@@ -432,3 +432,117 @@ def cmd_judge(args: argparse.Namespace) -> int:
     if problem is not None:
         raise UsageError(problem)
     return 0
+
+
+def _default_players(game: Any) -> tuple[str, ...]:
+    return ("A1", "B1", "A2", "B2") if game.players_per_side == 2 else ("A", "B")
+
+
+def _orienter(detector: Detector, spec: TableSpec, fixed: int | None):  # type: ignore[no-untyped-def]
+    """The turn of the first calibration: ``--orientation``, else what the set-up in view
+    says (rack, start rows), else none (logged: a mid-game view may not decide it)."""
+    from calibration.orientation import infer_orientation
+    from calibration.views import detector_warp, silhouette_heights_mm
+
+    def orient(calib: Calibration, frame: SourceFrame) -> int:
+        if fixed is not None:
+            return fixed
+        dets = detector.detect(frame.bgr, detector_warp(calib), silhouette_heights_mm(spec))
+        verdict = infer_orientation(calib, dets.xy_mm, dets.label)
+        log.info("orientation: %s", verdict.reason)
+        return verdict.deg or 0
+
+    return orient
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Referee a source: calibration, detector, tracker, events, rules, the call stream."""
+    from calibration.keeper import CalibrationKeeper
+    from calibration.manual import from_corners
+    from calibration.model import CalibrationError
+    from calibration.tables import get_table
+    from cueref.pipeline import DetectorObserver, Pipeline, sidecar_observations
+    from cueref.sources import SourceError, iter_frames, video_fps
+    from cueref.stream import JsonlSink, match_start
+    from vision.detector import Detector, DetectorError
+
+    game = args.game
+    spec = get_table(args.table or game.default_table)
+    players = args.players or _default_players(game)
+    if len(players) != 2 * game.players_per_side:
+        raise UsageError(f"{game.value} needs {2 * game.players_per_side} players, "
+                         f"got --players {','.join(players)}")
+    if not 1 <= args.threads <= 64:
+        raise UsageError(f"--threads must be in 1..64, got {args.threads}")
+    if not 0 < args.fps <= 1000:
+        raise UsageError(f"--fps must be in (0, 1000], got {args.fps}")
+    declarations = _read_declarations(args.declarations) if args.declarations else {}
+
+    if args.dev_observations:
+        from simulation.groundtruth import load_sidecar
+
+        try:
+            truth = load_sidecar(args.dev_observations)
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--dev-observations: {exc}") from None
+        frames_obs = sidecar_observations(truth)
+        fps, frame_wh = float(truth["fps"]), tuple(truth["frame_wh"])
+        log.warning("development mode: tracking the simulated ground truth of %s with "
+                    "noise; the video's pixels are not read", args.dev_observations)
+        with JsonlSink(args.out) as sink:
+            sink.write(match_start(game=game.value, table=spec.name, source=args.source,
+                                   fps=fps, frame_wh=frame_wh, players=players))
+            pipe = Pipeline(game=game, spec=spec, players=players, observer=None, keeper=None,
+                            write=sink.write, declarations=declarations)
+            progress = _progress_bar("cueref run (dev)")
+            for k, obs in enumerate(frames_obs, start=1):
+                pipe.feed_observations(obs)
+                progress(k, len(frames_obs))
+            summary = pipe.close()
+        _run_summary(summary, args.out)
+        return 0
+
+    try:
+        frames = iter_frames(args.source, fps=args.fps)
+        first = next(frames)
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    fps = video_fps(args.source) or args.fps
+    initial = None
+    if args.corners is not None:
+        try:
+            initial = from_corners(spec, args.corners, first.resolution_wh)
+        except CalibrationError as exc:
+            raise UsageError(f"bad --corners: {exc}") from None
+    try:
+        detector = Detector(args.model, threads=args.threads)
+        detector.load()
+    except DetectorError as exc:
+        raise UsageError(str(exc)) from None
+    keeper = CalibrationKeeper(spec, initial=initial)
+    with JsonlSink(args.out) as sink:
+        sink.write(match_start(game=game.value, table=spec.name, source=args.source, fps=fps,
+                               frame_wh=first.resolution_wh, players=players))
+        pipe = Pipeline(game=game, spec=spec, players=players,
+                        observer=DetectorObserver(detector, spec), keeper=keeper,
+                        write=sink.write, declarations=declarations,
+                        orient=_orienter(detector, spec, args.orientation))
+        try:
+            pipe.feed(first)
+            for frame in frames:
+                pipe.feed(frame)
+                if frame.index % 30 == 0:
+                    log.info("frame %d, %.1f s", frame.index, frame.t_s)
+        except SourceError as exc:  # a broken tail: keep what was judged, say so
+            log.warning("%s; stopping there", exc)
+        summary = pipe.close()
+    _run_summary(summary, args.out)
+    return 0
+
+
+def _run_summary(summary: Any, out: str | None) -> None:
+    where = out or "stdout"
+    print(f"cueref run: {summary.frames} frames, {summary.shots} shots, {summary.events} events, "
+          f"{len(summary.calls)} calls, {summary.calibrations} calibration lines, "
+          f"{summary.untrusted_frames} frames without a trusted table; "
+          f"{summary.ms_per_frame:.1f} ms per frame; stream -> {where}", file=sys.stderr)

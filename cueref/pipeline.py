@@ -1,0 +1,282 @@
+"""``cueref run``: frames in, the call stream out, every stage in order.
+
+    frames ──> CalibrationKeeper ──> observer (detector) ──> Tracker ──> MotionEventDetector
+           ──> ShotSegmenter ──> rules engine ──> JsonlSink
+
+Each stage is its own package; this module only wires them and keeps the bookkeeping the
+stream needs:
+
+* ``calibration`` lines whenever the keeper fits, re-fits or loses the table; while it does
+  not trust the frame (lost, obscured) the tracker gets no observations (objects keep their
+  identities and positions) and every shot that overlaps such a spell gets a ``review``
+  call, because its calls rest on positions nobody measured;
+* ``event`` lines as the event detector decides them (a few frames late);
+* for each shot that ends: its calls and a ``state`` line.
+
+The match may start anywhere (a recording that starts mid-game): the engine's state is
+made from the first layout the pipeline sees (``start_state``), and what it did not see
+(scores, fouls in a row) starts at zero.
+
+The observer turns a frame into ``Observations``: ``DetectorObserver`` runs the detector on
+the canonical view of the table. The development mode (``sidecar_observations``) skips
+the pixels and feeds a simulated clip's ground truth, seen with realistic noise, straight
+to the tracker (``Pipeline.feed_observations``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+import numpy as np
+
+from adjudication.declarations import Declaration
+from adjudication.detection import MotionEventDetector, ShotSegmenter
+from adjudication.events import Event
+from adjudication.games import Game
+from adjudication.rules import MatchState, RulesEngine, engine_for
+from adjudication.rules.pool_common import object_balls, rack_order
+from adjudication.shot import Layout, Shot
+from calibration.keeper import CalibrationKeeper, KeeperReport
+from calibration.model import Calibration
+from calibration.tables import TableSpec
+from cueref.sources import SourceFrame
+from tracking.tracker import Tracker
+from tracking.types import Observations, Tracks
+
+#: One-sigma position error of a detection on the table, before the calibration's own:
+#: a refined centre (edge fit) and a box centre (benchmarks/detector: 0.47 mm median,
+#: 3.3 mm at the 95th percentile for refined centres).
+REFINED_SIGMA_MM = 1.0
+BOX_SIGMA_MM = 2.5
+
+
+class Observer(Protocol):
+    """Turns one frame into observations on the table, with the calibration of that frame."""
+
+    def __call__(self, frame: SourceFrame, calib: Calibration | None) -> Observations: ...
+
+
+class DetectorObserver:
+    """The detector on the canonical view (the warp is rebuilt when the calibration changes)."""
+
+    def __init__(self, detector: Any, spec: TableSpec) -> None:
+        from calibration.views import silhouette_heights_mm
+
+        self.detector = detector
+        self.heights = silhouette_heights_mm(spec)
+        self._calib: Calibration | None = None
+        self._warp: Any = None
+        self.last_detections: Any = None
+
+    def __call__(self, frame: SourceFrame, calib: Calibration | None) -> Observations:
+        if calib is None:
+            return Observations.empty(frame.t_s, frame.index)
+        if calib is not self._calib:
+            from calibration.views import detector_warp
+
+            self._calib, self._warp = calib, detector_warp(calib)
+        det = self.detector.detect(frame.bgr, self._warp, self.heights)
+        self.last_detections = det
+        sigma = np.where(det.refined, REFINED_SIGMA_MM, BOX_SIGMA_MM)
+        sigma = np.hypot(sigma, calib.rms_mm)
+        return Observations(frame.t_s, frame.index, det.xy_mm, sigma,
+                            tuple(str(x) for x in det.label), det.score)
+
+
+def sidecar_observations(sidecar: Mapping[str, Any], seed: int = 0) -> tuple[Observations, ...]:
+    """Development mode: a simulated clip's ground truth seen with realistic noise
+    (``simulation.observe``: position noise, dropouts, false positives, misread numbers,
+    gaps and duplicated timestamps), frame by frame; no pixels are read."""
+    from simulation.observe import ObserveSettings, ground_truth_from_sidecar, observe
+
+    return observe(ground_truth_from_sidecar(dict(sidecar)), ObserveSettings(), seed).frames
+
+
+def start_state(engine: RulesEngine, game: Game, spec: TableSpec, players: Sequence[str],
+                layout: Layout) -> tuple[MatchState, list[str]]:
+    """The engine's state for a match first seen in ``layout``, and the counts it could not
+    see (they start at zero). A pool table with the full rack on it starts with a break."""
+    state = engine.start(tuple(players))
+    if game.is_novuss:
+        pawns = tuple(sorted(lab for lab in layout.labels if lab.endswith("_pawn")))
+        fresh = len(pawns) == len(state.on_table)
+        state = state.with_(on_table=pawns)
+    else:
+        balls = object_balls(layout.labels)
+        fresh = set(balls) == set(object_balls(rack_order(game, spec).labels))
+        state = state.with_(on_table=balls, breaking=fresh,
+                            ball_in_hand="behind_head_string" if fresh else None)
+    unseen = [] if fresh else ["scores", "fouls_in_a_row", "penalty_debt"]
+    return state, unseen
+
+
+@dataclass(slots=True)
+class RunSummary:
+    """What a run did, for the command's closing lines."""
+
+    frames: int = 0
+    shots: int = 0
+    events: int = 0
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    calibrations: int = 0
+    untrusted_frames: int = 0
+    seconds: float = 0.0
+
+    @property
+    def ms_per_frame(self) -> float:
+        return 1000.0 * self.seconds / max(self.frames, 1)
+
+
+def calibration_line(report: KeeperReport, frame: SourceFrame,
+                     last_good: Calibration | None) -> dict[str, Any]:
+    """The stream's ``calibration`` line for a keeper report that changed something."""
+    calib = report.calib or last_good
+    H = calib.H_table_from_image if calib is not None else np.eye(3)
+    return {
+        "v": 1, "type": "calibration", "t_s": round(frame.t_s, 6), "frame": frame.index,
+        "H_table_from_image": [[float(v) for v in row] for row in np.asarray(H)],
+        "rms_mm": round(float(report.calib.rms_mm), 3) if report.calib is not None else 0.0,
+        "ok": report.calib is not None,
+        "features": list(report.calib.features) if report.calib is not None else [],
+        "reason": report.reason,
+    }
+
+
+def under_review(calls: list[dict[str, Any]], seconds: float) -> list[dict[str, Any]]:
+    """The shot's calls turned to ``review``: the table was not seen well for ``seconds`` of
+    it, so positions that decide the calls may be wrong; each keeps its rule and says what
+    it would have been."""
+    out = []
+    for call in calls:
+        was = call["outcome"]
+        out.append({
+            **call, "outcome": "review",
+            "text": f"Review: {call['text'].rstrip('.')} ({was}), but the table was not "
+                    f"seen well for {seconds:.1f} s of this shot.",
+            "evidence": {**call.get("evidence", {}), "outcome_if_trusted": was,
+                         "untrusted_s": round(seconds, 3)},
+        })
+    return out
+
+
+class Pipeline:
+    """One source's chain of stages (see the module docstring); ``feed`` one frame at a
+    time, ``close`` at the end. ``write`` receives every stream line in order."""
+
+    def __init__(self, *, game: Game, spec: TableSpec, players: Sequence[str],
+                 observer: Observer | None, keeper: CalibrationKeeper | None,
+                 write: Callable[[dict[str, Any]], None],
+                 declarations: Mapping[int, Declaration] | None = None,
+                 orient: Callable[[Calibration, SourceFrame], int] | None = None) -> None:
+        self.game, self.spec, self.players = game, spec, tuple(players)
+        self.observer, self.keeper, self.write = observer, keeper, write
+        self.declarations = dict(declarations or {})
+        self.orient = orient
+        self.engine = engine_for(game, spec)
+        self.tracker = Tracker(spec)
+        self.events = MotionEventDetector(spec)
+        self.segmenter = ShotSegmenter()
+        self.state: MatchState | None = None
+        self.summary = RunSummary()
+        self._untrusted: list[tuple[float, float]] = []  # spells without a trusted table
+        self._untrusted_from: float | None = None
+        self._last_good: Calibration | None = None
+        self._oriented = False
+        self._last_t = -math.inf
+        self._t0 = time.perf_counter()
+
+    # ------------------------------------------------------------------ frames
+
+    def feed(self, frame: SourceFrame) -> None:
+        """Calibrate, observe and pass on one camera frame."""
+        calib, trusted = None, True
+        if self.keeper is not None:
+            report = self.keeper.update(frame.bgr, frame.index)
+            if report.calib is not None and not self._oriented and self.orient is not None:
+                deg = self.orient(report.calib, frame)
+                if deg:
+                    self.keeper.turn(deg)
+                    report = replace(report, calib=self.keeper.calib)
+                self._oriented = True
+            if report.changed:
+                self.write(calibration_line(report, frame, self._last_good))
+                self.summary.calibrations += 1
+            if report.calib is not None:
+                self._last_good = report.calib
+            calib, trusted = report.calib, report.trusted
+        obs = (self.observer(frame, calib) if trusted and self.observer is not None
+               else Observations.empty(frame.t_s, frame.index))
+        self.feed_observations(obs, trusted=trusted)
+
+    def feed_observations(self, obs: Observations, *, trusted: bool = True) -> None:
+        """The stages after the observer, for one frame's observations."""
+        self.summary.frames += 1
+        self._mark_trust(obs.t_s, trusted)
+        if obs.t_s <= self._last_t:  # the tracker skips it too (logged there)
+            return
+        self._last_t = obs.t_s
+        tracks = self.tracker.update(obs)
+        self._take(tracks, self.events.update(tracks))
+
+    def close(self) -> RunSummary:
+        self._mark_trust(self._last_t, True)
+        events = self.events.flush()
+        self._emit_events(events)
+        for shot in self.segmenter.flush(events):
+            self._judge(shot)
+        self.summary.seconds = time.perf_counter() - self._t0
+        return self.summary
+
+    # ------------------------------------------------------------------ stages
+
+    def _mark_trust(self, t_s: float, trusted: bool) -> None:
+        if not trusted:
+            self.summary.untrusted_frames += 1
+            if self._untrusted_from is None:
+                self._untrusted_from = t_s
+        elif self._untrusted_from is not None:
+            self._untrusted.append((self._untrusted_from, t_s))
+            self._untrusted_from = None
+
+    def _emit_events(self, events: Iterable[Event]) -> None:
+        for ev in sorted(events, key=lambda e: e.t_s):
+            self.write(ev.to_json())
+            self.summary.events += 1
+
+    def _take(self, tracks: Tracks, events: list[Event]) -> None:
+        self._emit_events(events)
+        for shot in self.segmenter.update(tracks, events):
+            self._judge(shot)
+
+    def _judge(self, shot: Shot) -> None:
+        if self.state is None:
+            self.state, unseen = start_state(self.engine, self.game, self.spec, self.players,
+                                             shot.before)
+            if unseen:
+                line = self.state.to_json()
+                line["unseen"] = unseen
+                self.write(line)
+        if self.state.winner is not None:
+            return
+        shot = replace(shot, player=self.state.shooter)
+        judgement = self.engine.judge(self.state, shot, self.declarations.get(shot.number))
+        calls = [c.to_json() for c in judgement.calls]
+        spell = self._untrusted_overlap(shot.t_start_s, shot.t_end_s)
+        if spell > 0:
+            calls = under_review(calls, spell)
+        for call in calls:
+            self.write(call)
+        self.summary.calls.extend(calls)
+        self.summary.shots += 1
+        self.state = judgement.state
+        self.write(self.state.to_json())
+
+    def _untrusted_overlap(self, t0: float, t1: float) -> float:
+        spells = list(self._untrusted)
+        if self._untrusted_from is not None:
+            spells.append((self._untrusted_from, math.inf))
+        return sum(max(0.0, min(b, t1) - max(a, t0)) for a, b in spells)
