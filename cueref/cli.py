@@ -180,6 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="novuss, pool-7ft, pool-8ft or pool-9ft (default: by game)")
     run.add_argument("--out", metavar="calls.jsonl",
                      help="write the call stream here (default: stdout)")
+    run.add_argument("--overlay", metavar="OUT.mp4",
+                     help="also write the video with the tracked objects and the calls drawn on")
     run.add_argument("--players", type=_players, metavar="A,B",
                      help="names in protocol order, the first breaks or shoots first "
                      "(default: A,B; doubles A1,B1,A2,B2)")

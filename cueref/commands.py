@@ -4,9 +4,10 @@ and raises ``UsageError`` for bad input."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import logging
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -283,48 +284,56 @@ def demo_clip() -> tuple[Path, Path]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    """The whole pipeline on the embedded sample video: calibration, detector, tracker,
+    events and rules, then the calls compared with the clip's ground truth."""
+    import json
+
     from calibration.tables import get_table
-    from cueref.overlay import write_overlay
-    from cueref.stream import JsonlSink, match_start
-    from simulation.groundtruth import load_sidecar, rejudge
+    from simulation.groundtruth import load_sidecar
+    from vision.detector import Detector, DetectorError
 
     out = _out_dir(args.out)
     video, side_path = demo_clip()
     truth = load_sidecar(side_path)
     game, spec = _game(truth["game"]), get_table(truth["table"])
     print(f"cueref demo: {truth['game']} on {truth['table']}, {video.name} "
-          f"({truth['n_frames']} frames at {truth['fps']:g} fps)")
-    print("  note: detector, calibration and tracking are not built yet, so this demo "
-          "feeds the simulator's ground-truth events (the sidecar) to the rules engine; "
-          "the calls below are judged by cueref's rules engine from those events, not "
-          "measured from the pixels.")
-    t0 = time.perf_counter()
-    calls_path = out / "calls.jsonl"
-    judged: list[dict[str, Any]] = []
-    with JsonlSink(calls_path) as sink:
-        sink.write(match_start(game=game.value, table=spec.name, source=str(video),
-                               fps=truth["fps"], frame_wh=tuple(truth["frame_wh"]),
-                               players=truth["players"]))
-        for shot, judgement in rejudge(truth):
-            sink.write_all(ev.to_json() for ev in shot.events)
-            calls = [call.to_json() for call in judgement.calls]
-            sink.write_all(calls)
-            judged.extend(calls)
-            sink.write(judgement.state.to_json())
+          f"({truth['n_frames']} frames at {truth['fps']:g} fps), "
+          "calibration + detector + tracker + events + rules")
+    try:
+        detector = Detector(threads=2)
+        detector.load()
+    except DetectorError as exc:
+        raise UsageError(str(exc)) from None
+    calls_path, overlay_path = out / "calls.jsonl", out / "overlay.mp4"
+    summary = referee_video(video, game=game, spec=spec, players=tuple(truth["players"]),
+                            detector=detector, out=calls_path, overlay=overlay_path,
+                            declarations=_sidecar_declarations(truth))
     truth_calls = [(c["shot"], c["rule"], c["outcome"]) for s in truth["shots"]
                    for c in s["calls"]]
-    ours = [(c["shot"], c["rule"], c["outcome"]) for c in judged]
+    ours = [(c["shot"], c["rule"], c["outcome"]) for c in summary.calls]
     agree = sum(1 for c in ours if c in truth_calls)
-    overlay_path = out / "overlay.mp4"
-    n = write_overlay(video, truth, judged, overlay_path)
-    for c in judged:
+    for c in summary.calls:
         print(f"  shot {c['shot']:>2}  {c['player']:<8} {c['outcome']:<13} {c['rule']:<16} "
               f"{c['text']}")
-    print(f"  {len(judged)} calls; {agree} of {len(truth_calls)} ground-truth calls "
-          f"reproduced; {time.perf_counter() - t0:.1f} s")
+    lines = [json.loads(t) for t in calls_path.read_text().splitlines()]
+    kinds = sorted({e["kind"] for e in lines if e["type"] == "event"})
+    print(f"  {summary.frames} frames in {summary.seconds:.1f} s "
+          f"({summary.ms_per_frame:.0f} ms per frame); {summary.events} events "
+          f"({', '.join(kinds)})")
+    print(f"  {len(summary.calls)} calls; {agree} of {len(truth_calls)} ground-truth calls "
+          "reproduced from the pixels")
     print(f"  call stream  {calls_path}")
-    print(f"  overlay      {overlay_path} ({n} frames)")
+    print(f"  overlay      {overlay_path}")
     return 0
+
+
+def _sidecar_declarations(truth: dict[str, Any]) -> dict[int, Any]:
+    """What the simulated players declared (called balls, safeties): the camera cannot see
+    these, so the demo passes them as a declarations file would."""
+    from adjudication.declarations import Declaration
+
+    return {s["number"]: Declaration.from_json(s.get("declaration", {}))
+            for s in truth["shots"]}
 
 
 def _read_declarations(path: str) -> dict[int, Any]:
@@ -440,29 +449,25 @@ def _default_players(game: Any) -> tuple[str, ...]:
 
 def _orienter(detector: Detector, spec: TableSpec, fixed: int | None):  # type: ignore[no-untyped-def]
     """The turn of the first calibration: ``--orientation``, else what the set-up in view
-    says (rack, start rows), else none (logged: a mid-game view may not decide it)."""
+    says (rack, start rows), else None (undecided: a mid-game view may never decide it)."""
     from calibration.orientation import infer_orientation
     from calibration.views import detector_warp, silhouette_heights_mm
 
-    def orient(calib: Calibration, frame: SourceFrame) -> int:
+    def orient(calib: Calibration, frame: SourceFrame) -> int | None:
         if fixed is not None:
             return fixed
         dets = detector.detect(frame.bgr, detector_warp(calib), silhouette_heights_mm(spec))
         verdict = infer_orientation(calib, dets.xy_mm, dets.label)
-        log.info("orientation: %s", verdict.reason)
-        return verdict.deg or 0
+        log.info("orientation at frame %d: %s", frame.index, verdict.reason)
+        return verdict.deg
 
     return orient
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Referee a source: calibration, detector, tracker, events, rules, the call stream."""
-    from calibration.keeper import CalibrationKeeper
-    from calibration.manual import from_corners
-    from calibration.model import CalibrationError
     from calibration.tables import get_table
-    from cueref.pipeline import DetectorObserver, Pipeline, sidecar_observations
-    from cueref.sources import SourceError, iter_frames, video_fps
+    from cueref.pipeline import Pipeline, sidecar_observations
     from cueref.stream import JsonlSink, match_start
     from vision.detector import Detector, DetectorError
 
@@ -503,41 +508,68 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 0
 
     try:
-        frames = iter_frames(args.source, fps=args.fps)
-        first = next(frames)
-    except SourceError as exc:
-        raise UsageError(str(exc)) from None
-    fps = video_fps(args.source) or args.fps
-    initial = None
-    if args.corners is not None:
-        try:
-            initial = from_corners(spec, args.corners, first.resolution_wh)
-        except CalibrationError as exc:
-            raise UsageError(f"bad --corners: {exc}") from None
-    try:
         detector = Detector(args.model, threads=args.threads)
         detector.load()
     except DetectorError as exc:
         raise UsageError(str(exc)) from None
+    summary = referee_video(args.source, game=game, spec=spec, players=players,
+                            detector=detector, out=args.out, overlay=args.overlay,
+                            fps=args.fps, corners=args.corners, orientation=args.orientation,
+                            declarations=declarations)
+    _run_summary(summary, args.out)
+    return 0
+
+
+def referee_video(source: str | Path, *, game: Any, spec: TableSpec, players: tuple[str, ...],
+                  detector: Detector, out: str | Path | None, overlay: str | Path | None = None,
+                  fps: float = 30.0, corners: list[float] | None = None,
+                  orientation: int | None = None,
+                  declarations: dict[int, Any] | None = None) -> Any:
+    """The pipeline over every frame of ``source``, the stream to ``out`` (stdout when None)
+    and, when asked, an overlay video; returns the run's summary."""
+    from calibration.keeper import CalibrationKeeper
+    from calibration.manual import from_corners
+    from calibration.model import CalibrationError
+    from cueref.overlay import OverlayWriter
+    from cueref.pipeline import DetectorObserver, Pipeline
+    from cueref.sources import SourceError, iter_frames, video_fps
+    from cueref.stream import JsonlSink, match_start
+
+    try:
+        frames = iter_frames(source, fps=fps)
+        first = next(frames)
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    rate = video_fps(source) or fps
+    initial = None
+    if corners is not None:
+        try:
+            initial = from_corners(spec, corners, first.resolution_wh)
+        except CalibrationError as exc:
+            raise UsageError(f"bad --corners: {exc}") from None
     keeper = CalibrationKeeper(spec, initial=initial)
-    with JsonlSink(args.out) as sink:
-        sink.write(match_start(game=game.value, table=spec.name, source=args.source, fps=fps,
+    with contextlib.ExitStack() as stack:
+        sink = stack.enter_context(JsonlSink(out))
+        ov = None
+        if overlay is not None:
+            ov = stack.enter_context(OverlayWriter(overlay, rate, first.resolution_wh, spec))
+        sink.write(match_start(game=game.value, table=spec.name, source=str(source), fps=rate,
                                frame_wh=first.resolution_wh, players=players))
         pipe = Pipeline(game=game, spec=spec, players=players,
                         observer=DetectorObserver(detector, spec), keeper=keeper,
                         write=sink.write, declarations=declarations,
-                        orient=_orienter(detector, spec, args.orientation))
+                        orient=_orienter(detector, spec, orientation))
+        frame = first
         try:
-            pipe.feed(first)
-            for frame in frames:
+            for frame in itertools.chain([first], frames):
                 pipe.feed(frame)
-                if frame.index % 30 == 0:
+                if ov is not None:
+                    ov.draw(frame.bgr, pipe.calib, pipe.last_tracks, pipe.summary.calls)
+                if frame.index % 150 == 0:
                     log.info("frame %d, %.1f s", frame.index, frame.t_s)
         except SourceError as exc:  # a broken tail: keep what was judged, say so
-            log.warning("%s; stopping there", exc)
-        summary = pipe.close()
-    _run_summary(summary, args.out)
-    return 0
+            log.warning("%s; stopping after frame %d", exc, frame.index)
+        return pipe.close()
 
 
 def _run_summary(summary: Any, out: str | None) -> None:

@@ -165,22 +165,32 @@ def under_review(calls: list[dict[str, Any]], seconds: float) -> list[dict[str, 
 
 class Pipeline:
     """One source's chain of stages (see the module docstring); ``feed`` one frame at a
-    time, ``close`` at the end. ``write`` receives every stream line in order."""
+    time, ``close`` at the end. ``write`` receives every stream line in order.
+
+    ``orient(calib, frame)`` turns the first calibration to the table frame: a turn in
+    degrees, or None while the set-up in view does not tell (then the frame is not tracked,
+    for at most ``orient_wait_frames`` frames, after which the fitted frame stands).
+    """
 
     def __init__(self, *, game: Game, spec: TableSpec, players: Sequence[str],
                  observer: Observer | None, keeper: CalibrationKeeper | None,
                  write: Callable[[dict[str, Any]], None],
                  declarations: Mapping[int, Declaration] | None = None,
-                 orient: Callable[[Calibration, SourceFrame], int] | None = None) -> None:
+                 orient: Callable[[Calibration, SourceFrame], int | None] | None = None,
+                 orient_wait_frames: int = 150) -> None:
         self.game, self.spec, self.players = game, spec, tuple(players)
         self.observer, self.keeper, self.write = observer, keeper, write
         self.declarations = dict(declarations or {})
         self.orient = orient
+        self.orient_wait_frames = orient_wait_frames
+        self._orient_tries = 0
         self.engine = engine_for(game, spec)
         self.tracker = Tracker(spec)
         self.events = MotionEventDetector(spec)
         self.segmenter = ShotSegmenter()
         self.state: MatchState | None = None
+        self.last_tracks: Tracks | None = None
+        self.calib: Calibration | None = None  # the calibration of the last frame fed
         self.summary = RunSummary()
         self._untrusted: list[tuple[float, float]] = []  # spells without a trusted table
         self._untrusted_from: float | None = None
@@ -198,6 +208,11 @@ class Pipeline:
             report = self.keeper.update(frame.bgr, frame.index)
             if report.calib is not None and not self._oriented and self.orient is not None:
                 deg = self.orient(report.calib, frame)
+                self._orient_tries += 1
+                if deg is None and self._orient_tries < self.orient_wait_frames:
+                    # the set-up that tells the ends apart is not in view yet (hands still
+                    # racking): wait rather than track in a frame that may turn later
+                    return
                 if deg:
                     self.keeper.turn(deg)
                     report = replace(report, calib=self.keeper.calib)
@@ -208,6 +223,7 @@ class Pipeline:
             if report.calib is not None:
                 self._last_good = report.calib
             calib, trusted = report.calib, report.trusted
+        self.calib = calib
         obs = (self.observer(frame, calib) if trusted and self.observer is not None
                else Observations.empty(frame.t_s, frame.index))
         self.feed_observations(obs, trusted=trusted)
@@ -219,7 +235,7 @@ class Pipeline:
         if obs.t_s <= self._last_t:  # the tracker skips it too (logged there)
             return
         self._last_t = obs.t_s
-        tracks = self.tracker.update(obs)
+        tracks = self.last_tracks = self.tracker.update(obs)
         self._take(tracks, self.events.update(tracks))
 
     def close(self) -> RunSummary:
