@@ -47,27 +47,11 @@ def _read_image(path: Path, index: int) -> SourceFrame:
 
 
 def _read_video(path: Path, index: int) -> SourceFrame:
-    import av
-
-    try:
-        container = av.open(str(path))
-    except (av.error.FFmpegError, UnicodeDecodeError, ValueError):
-        raise SourceError(f"cannot read {str(path)!r} as an image or a video") from None
-    with container:
-        if not container.streams.video:
-            raise SourceError(f"{str(path)!r} has no video stream")
-        stream = container.streams.video[0]
-        seen = 0
-        try:
-            for frame in container.decode(stream):
-                if seen == index:
-                    return SourceFrame(frame.to_ndarray(format="bgr24"), index,
-                                       _frame_time_s(frame))
-                seen += 1
-        except av.error.FFmpegError as exc:
-            raise SourceError(f"cannot decode {str(path)!r} after frame {seen}: {exc}") from None
-    if seen == 0:
-        raise SourceError(f"video {str(path)!r} has no frames")
+    seen = 0
+    for frame in _iter_video(path):  # decoded in order up to the one asked for
+        if frame.index == index:
+            return frame
+        seen += 1
     raise SourceError(f"video {str(path)!r} has {seen} frames (0..{seen - 1}); "
                       f"frame {index} is past the end")
 
@@ -96,7 +80,7 @@ def _iter_video(path: Path) -> Iterator[SourceFrame]:
     try:
         container = av.open(str(path))
     except (av.error.FFmpegError, UnicodeDecodeError, ValueError):
-        raise SourceError(f"cannot read {str(path)!r} as a video") from None
+        raise SourceError(f"cannot read {str(path)!r} as an image or a video") from None
     with container:
         if not container.streams.video:
             raise SourceError(f"{str(path)!r} has no video stream")
