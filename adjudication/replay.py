@@ -46,7 +46,8 @@ NOVUSS_LABELS = frozenset({"puck", "red_pawn", "black_pawn"})
 STRIKERS = frozenset({CUE, "puck"})
 TIME_TOLERANCE_S = 1e-6
 DECLARATION_KEYS = frozenset(
-    {"shot", "called_ball", "called_pocket", "safety", "push_out", "option", "frozen"}
+    {"shot", "called_ball", "called_pocket", "safety", "push_out", "option", "frozen",
+     "overrule"}
 )
 
 
@@ -87,7 +88,7 @@ def declarations_from_lines(
             raise StreamError(line, f"shot {shot} is declared twice")
         try:
             out[shot] = Declaration.from_json(obj)
-        except ValueError as exc:
+        except (KeyError, TypeError, ValueError) as exc:
             raise StreamError(line, str(exc)) from None
     return out
 
@@ -290,6 +291,8 @@ class StreamReferee:
             pawns = tuple(sorted(lab for lab in layout.labels if lab.endswith("_pawn")))
             fresh = seeded or len(pawns) == len(state.on_table)
             state = state.with_(on_table=pawns)
+            if not fresh and state.novuss is not None:  # mid-set: first series not known
+                state = state.with_(novuss=replace(state.novuss, series=()))
             if "colours" in fields and state.novuss is not None:
                 cols = tuple(fields["colours"].get(p, c)
                              for p, c in zip(self.players, state.novuss.colours, strict=True))

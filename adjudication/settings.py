@@ -55,6 +55,32 @@ class RuleSettings:
     simultaneous_s: float = 0.010
     """⚙ Contacts closer than this in time count as simultaneous (RULES §0; N1, WPA 6.2)."""
 
+    review_below: float = 0.5
+    """⚙ Review on doubt: an event that alone decides a call (the first contact, the pocket,
+    cushion or off-table event behind a foul, a Novuss zone-line crossing) with
+    ``confidence`` below this makes that call ``review`` for the referee instead of a guess.
+    Raising it sends more shots to the referee; 0 never asks (every event is trusted)."""
+
+    own_zone_first_penalized: bool = True
+    """§8.24: the puck's first pawn lying in the shooter's own edge zone (E2, E3, E4 item l;
+    no S0 item) makes the shot penalized, cited as §17.1.а (§17.1.б too for an opponent's
+    pawn). False follows S0 alone: only §17.1.б/§17.1.з apply to such a first contact."""
+
+    n15_restore: bool = True
+    """§8.5 (N15): in singles, an opponent's pawn that a penalized direct shot drives into
+    that opponent's dark area is put back (read from S0 §21.3, which says doubles give "only"
+    the penalty pawn). False leaves it where it stopped, as in doubles (§17.1.ф)."""
+
+    doubles_penalty_to_partner: bool = True
+    """§8.9 (S0 §21.5): in doubles the penalty pawn goes to the offender's pair member who
+    has the pair's next shot, i.e. his partner, on the partner's target row (the offender's
+    own rail). False penalizes the offender himself, as in singles."""
+
+    dark_misses_consecutive: bool = True
+    """§8.7 (N33, S0 §20.6): True counts a player's misses on his dark pawns in a row (a shot
+    that touches an own pawn starts his count again); False counts every miss while both
+    sides hold only dark pawns. A "miss" is a shot whose puck touches no own pawn."""
+
     def __post_init__(self) -> None:
         for name in ("race_to", "straight_pool_target", "sets_per_match"):
             if getattr(self, name) < 1:
@@ -64,5 +90,7 @@ class RuleSettings:
                 "rerack_string_ball_cue must be 'bih' or 'centre_spot', "
                 f"got {self.rerack_string_ball_cue!r}"
             )
+        if not 0.0 <= self.review_below <= 1.0:
+            raise ValueError(f"review_below must be in [0, 1], got {self.review_below}")
         if not 0.0 <= self.simultaneous_s <= 0.1:
             raise ValueError(f"simultaneous_s must be in [0, 0.1] s, got {self.simultaneous_s}")

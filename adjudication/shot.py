@@ -91,6 +91,10 @@ class Shot:
     ``moving_at_start`` lists objects the segmenter saw still moving when this shot's stroke
     was made (WPA 6.9, Novuss §17.1.м); an event of this shot timed before ``t_start_s``
     (other than ``shot_start``) counts the same way.
+
+    ``calibration_untrusted`` is set by whoever builds the shot (the live pipeline) when the
+    table calibration could not be trusted during it; every engine then adds a ``review``
+    call: the table was not seen well enough to judge this shot alone.
     """
 
     number: int
@@ -102,6 +106,7 @@ class Shot:
     events: tuple[Event, ...]
     between: tuple[Event, ...] = ()
     moving_at_start: tuple[str, ...] = field(default=())
+    calibration_untrusted: bool = False
 
     def sorted_events(self, *kinds: EventKind) -> list[Event]:
         evs = [e for e in self.events if not kinds or e.kind in kinds]

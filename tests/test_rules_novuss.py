@@ -378,7 +378,11 @@ def test_novuss_21_doubles_clockwise_partner_pawns_own_side() -> None:
     assert has(j3, "Novuss E2 correct shot", Outcome.LEGAL)
     j4 = e.judge(j2.state, shot(left_table, [("contact", 1.0, "puck#98", "black_pawn#12")]))
     assert has(j4, "Novuss 17.1.з", Outcome.FOUL)
-    assert orders_of(j4, "penalty_pawn")[0].xy_mm[0] == pytest.approx((485.0, 0.0))
+    # §21.5: the penalty goes to his partner (at `right`), on the partner's target row.
+    assert orders_of(j4, "penalty_pawn")[0].xy_mm[0] == pytest.approx((-485.0, 0.0))
+    e5 = engine("novuss-doubles", doubles_penalty_to_partner=False)
+    j5 = e5.judge(j2.state, shot(left_table, [("contact", 1.0, "puck#98", "black_pawn#12")]))
+    assert orders_of(j5, "penalty_pawn")[0].xy_mm[0] == pytest.approx((485.0, 0.0))
 
 
 def test_novuss_legal_targets() -> None:
@@ -386,3 +390,210 @@ def test_novuss_legal_targets() -> None:
     assert e.legal_targets(s, shot(TABLE).before) == {"red_pawn"}
     dark = shot(with_pawns([("red_pawn", 0, 0, 1)])).before
     assert e.legal_targets(s, dark) == frozenset()
+
+
+# --------------------------------------------------------------- clauses added later
+
+
+def full_rows(colour_row_y: float, label: str, first_id: int) -> list[tuple]:
+    return [(label, -105 + 30 * k, colour_row_y, first_id + k) for k in range(8)]
+
+
+def test_novuss_20_4_first_series_clear_stops_and_opponent_answers() -> None:
+    e = engine("novuss")
+    s = e.start(["ann", "bob"])
+    table = [PUCK, ("red_pawn", 0, 300, 1), *full_rows(-485, "black_pawn", 11)]
+    s = s.with_(on_table=tuple(r[0] for r in table[1:]))
+    j = e.judge(s, shot(table, [HIT_RED, POT_RED]))
+    assert has(j, "Novuss 20.4", Outcome.LEGAL) and not has(j, "Novuss 20.3", Outcome.SET_WIN)
+    assert j.state.shooter == "bob" and j.state.novuss.cleared_first == 0
+    bob_table = [("puck", 0, 450, 98), ("black_pawn", 0, -300, 11)]
+    hit = [("contact", 1.0, "puck#98", "black_pawn#11"), ("pocket", 1.5, "black_pawn#11", "a_left")]
+    st = j.state.with_(on_table=("black_pawn",))
+    both = e.judge(st, shot(bob_table, hit))  # bob clears too: replay, sides and first swapped
+    assert has(both, "Novuss 20.4", Outcome.REPLAY) and both.state.scores == (0, 0)
+    assert both.state.novuss.sides == ("b", "a") and both.state.shooter == "bob"
+    miss = e.judge(st, shot(bob_table, [("contact", 1.0, "puck#98", "black_pawn#11")]))
+    assert has(miss, "Novuss 20.4", Outcome.SET_WIN) and miss.state.scores == (1, 0)
+
+
+def test_novuss_20_4_flawed_last_shot_loses_the_set() -> None:
+    e = engine("novuss")
+    s = e.start(["ann", "bob"])
+    table = [PUCK, ("red_pawn", 0, 300, 1), *full_rows(-485, "black_pawn", 11)]
+    s = s.with_(on_table=tuple(r[0] for r in table[1:]))
+    flawed = [HIT_RED, POT_RED, ("line_cross", 0.5, "puck#99", "zone_a"),
+              ("line_cross", 2.0, "puck#99", "zone_a")]  # N19: the turn is lost on the clear
+    j = e.judge(s, shot(table, flawed))
+    assert j.state.novuss.cleared_flawed and j.state.shooter == "bob"
+    bob_table = [("puck", 0, 450, 98), ("black_pawn", 0, -300, 11)]
+    hit = [("contact", 1.0, "puck#98", "black_pawn#11"), ("pocket", 1.5, "black_pawn#11", "a_left")]
+    k = e.judge(j.state.with_(on_table=("black_pawn",)), shot(bob_table, hit))
+    assert has(k, "Novuss 20.4", Outcome.SET_WIN) and k.state.scores == (0, 1)
+
+
+def test_novuss_20_4_not_known_mid_set() -> None:
+    e, s = novuss()  # mid-set position: bob's pawns are not all on the table
+    table = with_pawns([("red_pawn", 0, 300, 1), ("black_pawn", 300, 0, 11)])
+    j = e.judge(s.with_(on_table=("red_pawn", "black_pawn")), shot(table, [HIT_RED, POT_RED]))
+    assert has(j, "Novuss 20.3", Outcome.SET_WIN) and not has(j, "Novuss 20.4", Outcome.LEGAL)
+
+
+def test_novuss_20_5_last_pawns_together_with_a_penalty_loses_the_set() -> None:
+    e, s = novuss()
+    table = with_pawns([("red_pawn", 0, 300, 1), ("black_pawn", 30, 330, 11)])
+    s = s.with_(on_table=("red_pawn", "black_pawn"))
+    ev = [HIT_RED, ("contact", 1.1, "red_pawn#1", "black_pawn#11"), POT_RED,
+          ("pocket", 1.6, "black_pawn#11", "b_left"), ("pocket", 1.8, "puck#99", "b_right")]
+    j = e.judge(s, shot(table, ev))
+    assert has(j, "Novuss 20.5", Outcome.SET_LOSS) and j.state.scores == (0, 1)
+
+
+def test_novuss_20_6_three_misses_on_dark_pawns() -> None:
+    e, s = novuss()
+    ann_table = [PUCK, ("red_pawn", 0, -420, 1), ("black_pawn", 0, 420, 11)]
+    bob_table = [("puck", 0, 450, 98), *ann_table[1:]]
+    s = s.with_(on_table=("red_pawn", "black_pawn"))
+    miss = [("cushion", 0.8, "puck#99", "b")]
+    bob_miss = [("cushion", 0.8, "puck#98", "a")]
+    for k in range(3):
+        assert not any(c.rule == "Novuss 20.6" for c in e.judge(s, shot(ann_table, miss)).calls)
+        s = e.judge(s, shot(ann_table, miss)).state
+        j = e.judge(s, shot(bob_table, bob_miss))
+        s = j.state
+        assert s.novuss.dark_misses == (k + 1, k + 1) or has(j, "Novuss 20.6", Outcome.REPLAY)
+    assert has(j, "Novuss 20.6", Outcome.REPLAY) and j.state.scores == (0, 0)
+    assert j.state.novuss.sides == ("a", "b") and j.state.shooter == "ann"  # first shot kept
+    hit = [("cushion", 0.8, "puck#99", "b"), ("contact", 1.2, "puck#99", "red_pawn#1")]
+    s2 = s.with_(novuss=s.novuss.__class__(**{**_fields(s.novuss), "dark_misses": (2, 2)}))
+    assert e.judge(s2, shot(ann_table, hit)).state.novuss.dark_misses == (0, 2)  # §8.7
+
+
+def _fields(info):
+    return {k: getattr(info, k) for k in info.__slots__}
+
+
+def test_novuss_21_5_doubles_penalty_goes_to_the_partner() -> None:
+    e = engine("novuss-doubles")
+    s = e.start(["a1", "b1", "a2", "b2"])
+    table = [("puck", 0, -450, 99), ("red_pawn", 0, 300, 1), ("black_pawn", 200, 100, 11)]
+    s = s.with_(on_table=("red_pawn",) * 10 + ("black_pawn",) * 16)
+    j = e.judge(s, shot(table, [("contact", 1.0, "puck#99", "black_pawn#11")]))
+    c = next(c for c in j.calls if c.outcome is Outcome.PENALTY_PAWN)
+    assert c.text.startswith("Penalty pawn to a2") and c.evidence["offender"] == "a1"
+    assert orders_of(j, "penalty_pawn")[0].xy_mm[0] == pytest.approx((0.0, -485.0))
+
+
+def test_novuss_21_6_no_penalty_pawn_while_the_target_row_is_untouched() -> None:
+    e = engine("novuss-doubles")
+    s = e.start(["a1", "b1", "a2", "b2"])
+    rows = full_rows(-485, "red_pawn", 1)  # a2's target row (rail a) untouched
+    table = [("puck", 0, -300, 99), *rows, ("red_pawn", 0, 300, 20), ("black_pawn", 200, 100, 11)]
+    s = s.with_(on_table=("red_pawn",) * 10 + ("black_pawn",) * 16)
+    j = e.judge(s, shot(table, [("contact", 1.0, "puck#99", "black_pawn#11")]))
+    assert has(j, "Novuss 21.6", Outcome.PENALTY_PAWN) and not orders_of(j, "penalty_pawn")
+    assert j.state.penalty_debt == (0, 0, 1, 0)
+
+
+def test_novuss_21_7_doubles_clear_in_first_series_one_answer() -> None:
+    e = engine("novuss-doubles")
+    s = e.start(["a1", "b1", "a2", "b2"])
+    table = [("puck", 0, -450, 99), ("red_pawn", 0, 300, 1), ("black_pawn", 200, 100, 11)]
+    s = s.with_(on_table=("red_pawn", "black_pawn"))
+    j = e.judge(s, shot(table, [HIT_RED, POT_RED]))
+    assert has(j, "Novuss 21.7", Outcome.LEGAL) and j.state.shooter == "b1"
+    b1_table = [("puck", -450, 0, 98), ("black_pawn", 200, 100, 11)]
+    miss = e.judge(j.state.with_(on_table=("black_pawn",)), shot(b1_table, []))
+    assert has(miss, "Novuss 21.7", Outcome.SET_WIN) and miss.state.scores == (1, 0, 1, 0)
+    hit = [("contact", 1.0, "puck#98", "black_pawn#11"), ("pocket", 1.5, "black_pawn#11", "a_left")]
+    both = e.judge(j.state.with_(on_table=("black_pawn",)), shot(b1_table, hit))
+    assert has(both, "Novuss 20.4", Outcome.REPLAY)  # §21.1: stay, b1 opens the replay
+    assert both.state.novuss.sides == ("a", "left", "b", "right") and both.state.shooter == "b1"
+
+
+def test_novuss_8_24_own_zone_pawn_hit_at_the_start() -> None:
+    e, s = novuss()
+    table = with_pawns([("red_pawn", 0, -372, 1), ("red_pawn", 0, 300, 2),
+                        ("black_pawn", 100, -420, 11)])  # red 1 straddles the line: light
+    j = e.judge(s, shot(table, [("contact", 1.0, "puck#99", "red_pawn#1")]))
+    assert has(j, "Novuss 17.1.а", Outcome.FOUL)
+    j2 = e.judge(s, shot(table, [("contact", 1.0, "puck#99", "black_pawn#11")]))
+    assert has(j2, "Novuss 17.1.а", Outcome.FOUL) and has(j2, "Novuss 17.1.б", Outcome.FOUL)
+    e3, s3 = novuss(own_zone_first_penalized=False)
+    assert has(e3.judge(s3, shot(table, [("contact", 1.0, "puck#99", "red_pawn#1")])),
+               "Novuss E2 correct shot", Outcome.LEGAL)
+
+
+def test_novuss_17_1_s_broken_puck() -> None:
+    e, s = novuss()
+    lost = [HIT_RED, ("pocket", 1.5, "puck#99", "b_left"), ("pocket", 1.6, "puck#98", "b_left")]
+    j = e.judge(s, shot(TABLE, lost))
+    assert has(j, "Novuss 17.1.с", Outcome.FOUL) and not has(j, "Novuss 17.1.г", Outcome.FOUL)
+    part = shot(TABLE, [HIT_RED, ("pocket", 1.5, "puck#99", "b_left")],
+                after=[r for r in TABLE if r[3] != 99] + [("puck", 10, 10, 98)])
+    assert has(e.judge(s, part), "Novuss 17.1.с", Outcome.REVIEW)
+    assert has(e.judge(s, shot(TABLE, [HIT_RED, ("pocket", 1.5, "puck#99", "b")])),
+               "Novuss 17.1.г", Outcome.FOUL)  # one puck: N10 as before
+
+
+def test_novuss_n15_penalized_direct_shot_drives_opponent_pawn_into_his_dark_area() -> None:
+    e, s = novuss()
+    ev = [("contact", 1.0, "puck#99", "black_pawn#13")]  # opponent's pawn first: penalized
+    j = e.judge(s, shot(TABLE, ev, moved_to={"black_pawn#13": (200, 450)}))  # bob's zone
+    assert has(j, "Novuss 21.3", Outcome.FOUL)
+    assert (13, (200.0, 100.0)) in zip(orders_of(j, "restore")[0].ids,
+                                       orders_of(j, "restore")[0].xy_mm, strict=True)
+    e2, s2 = novuss(n15_restore=False)
+    j2 = e2.judge(s2, shot(TABLE, ev, moved_to={"black_pawn#13": (200, 450)}))
+    assert has(j2, "Novuss 21.3", Outcome.FOUL) and not orders_of(j2, "restore")
+
+
+@pytest.mark.parametrize("to, rule, restored", [((0, 20), "Novuss 21.4", True),
+                                                ((450, 0), "Novuss 17.1.ф", False)])
+def test_novuss_17_1_f_and_21_4_doubles_driven_opponent_pawn(to, rule, restored) -> None:
+    e = engine("novuss-doubles")
+    s = e.start(["a1", "b1", "a2", "b2"])
+    table = [("puck", 0, -450, 99), ("red_pawn", 0, 300, 1), ("black_pawn", 200, 100, 11)]
+    s = s.with_(on_table=("red_pawn", "black_pawn"))
+    j = e.judge(s, shot(table, [("contact", 1.0, "puck#99", "black_pawn#11")],
+                        moved_to={"black_pawn#11": to}))
+    assert has(j, rule, Outcome.FOUL) and bool(orders_of(j, "restore")) is restored
+
+
+def test_novuss_review_on_doubt_first_pawn_and_pocket() -> None:
+    e, s = novuss()
+    doubt = [("contact", 1.0, "puck#99", "black_pawn#11")]
+    sh = shot(TABLE, doubt)
+    weak = replace_confidence(sh, 0.3)
+    j = e.judge(s, weak)
+    c = next(c for c in j.calls if c.outcome is Outcome.REVIEW)
+    assert c.rule == "Novuss E2 correct shot" and c.evidence["doubtful"][0]["confidence"] == 0.3
+    assert not any(c.outcome is Outcome.REVIEW for c in e.judge(s, sh).calls)
+    pot = replace_confidence(shot(TABLE, [HIT_RED, POT_RED]), 0.2, kind="pocket")
+    assert has(e.judge(s, pot), "Novuss 18.1.а", Outcome.REVIEW)
+    e2, s2 = novuss(review_below=0.1)
+    assert not any(c.outcome is Outcome.REVIEW for c in e2.judge(s2, weak).calls)
+
+
+def replace_confidence(sh, conf, kind="contact"):
+    from dataclasses import replace
+
+    evs = tuple(replace(e, confidence=conf) if e.kind.value == kind else e for e in sh.events)
+    return replace(sh, events=evs)
+
+
+def test_novuss_calibration_untrusted_and_referee_overrule() -> None:
+    from dataclasses import replace
+
+    from adjudication.declarations import Declaration, RefereeCall
+
+    e, s = novuss()
+    j = e.judge(s, replace(shot(TABLE, [HIT_RED]), calibration_untrusted=True))
+    assert j.calls[0].outcome is Outcome.REVIEW and j.calls[0].rule == "Novuss camera review"
+    d = Declaration(overrule=(RefereeCall("Novuss 17.1.б", "foul", "Opponent's pawn first."),))
+    k = e.judge(s, shot(TABLE, [HIT_RED]), d)
+    assert [(c.rule, c.outcome) for c in k.calls] == [("Novuss 17.1.б", Outcome.FOUL)]
+    assert k.calls[0].evidence["by"] == "referee" and k.calls[0].evidence["engine_calls"]
+    assert Declaration.from_json(d.to_json()) == d
+    with pytest.raises(ValueError, match="outcome"):
+        RefereeCall("Novuss 17.1.б", "maybe", "x")

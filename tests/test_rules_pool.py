@@ -304,3 +304,39 @@ def test_wpa_1_7_ball_settling_into_a_pocket_is_put_back(game) -> None:
     assert order.labels == ("ball_2",) and order.rule == "WPA 1.7"
     assert "ball_2" in j.state.on_table
     check_json(j)
+
+
+def _weak(sh, kind, conf=0.3):
+    evs = tuple(replace(e, confidence=conf) if e.kind.value == kind else e for e in sh.events)
+    return replace(sh, events=evs)
+
+
+def test_wpa_6_2_review_on_doubt_first_contact() -> None:
+    e, s = nine()
+    sh = shot(TABLE, [("contact", 1.0, "cue_ball", "ball_2"), ("cushion", 1.5, "ball_2", "foot")])
+    j = e.judge(s, _weak(sh, "contact"))
+    c = next(c for c in j.calls if c.outcome is Outcome.REVIEW)
+    assert c.rule == "WPA 6.2" and c.evidence["doubtful"][0]["labels"] == ["cue_ball", "ball_2"]
+    assert not any(c.outcome is Outcome.REVIEW for c in e.judge(s, sh).calls)
+    e2, s2 = nine(review_below=0.2)
+    assert not any(c.outcome is Outcome.REVIEW for c in e2.judge(s2, _weak(sh, "contact")).calls)
+
+
+def test_wpa_6_1_review_on_doubt_scratch_pocket() -> None:
+    e, s = nine()
+    sh = shot(TABLE, [HIT_1, RAIL_1, ("pocket", 2.0, "cue_ball", "head_left")])
+    j = e.judge(s, _weak(sh, "pocket"))
+    assert has(j, "WPA 6.1", Outcome.REVIEW) and not has(j, "WPA 6.1", Outcome.FOUL)
+    assert "doubtful" in next(c for c in j.calls if c.rule == "WPA 6.1").evidence
+
+
+def test_wpa_calibration_untrusted_and_referee_overrule() -> None:
+    from adjudication.declarations import RefereeCall
+
+    e, s = nine()
+    j = e.judge(s, replace(shot(TABLE, [HIT_1, RAIL_1]), calibration_untrusted=True))
+    assert j.calls[0].rule == "WPA camera review" and j.calls[0].outcome is Outcome.REVIEW
+    d = Declaration(overrule=(RefereeCall("WPA 6.2", "foul", "The 2 was hit first."),))
+    k = e.judge(s, shot(TABLE, [HIT_1, RAIL_1]), d)
+    assert [(c.rule, c.outcome.value) for c in k.calls] == [("WPA 6.2", "foul")]
+    assert k.calls[0].evidence["by"] == "referee"

@@ -7,7 +7,8 @@ are small predicates returning ``(ok, reason)``; the engines turn failed ones in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -73,6 +74,16 @@ class NovussInfo:
     set_no: int = 1
     first_side: str = "a"
     sets_per_match: int = 3
+    series: tuple[int, ...] = ()
+    """Series begun by each player in this set (first series: 1); () when not known (a
+    stream that starts mid-set), which switches the first-series rules (§20.4, §21.7) off."""
+    cleared_first: int | None = None
+    """§20.4/§21.7: the player who cleared all his pawns in his first series; the next
+    player now answers with one series."""
+    cleared_flawed: bool = False
+    """§20.4: that clearing shot also committed a turn-losing violation."""
+    dark_misses: tuple[int, ...] = ()
+    """§20.6: each player's misses on his dark pawns while every side holds only dark ones."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,3 +245,79 @@ def declared(declaration: Declaration | None) -> Declaration:
 
 def evidence_map(**kw: Any) -> Mapping[str, Any]:
     return kw
+
+
+# ----------------------------------------------------------------- doubt and the referee
+
+
+def doubtful(events: Iterable[Event | None], below: float) -> tuple[Event, ...]:
+    """The events, of those that decide a call, seen with ``confidence`` under ``below``."""
+    return tuple(e for e in events if e is not None and e.confidence < below)
+
+
+def doubt_evidence(events: Sequence[Event]) -> dict[str, Any]:
+    """Evidence naming the doubtful events and how sure the camera was of each."""
+    return {
+        "doubtful": [{**(ev(e) or {}), "confidence": round(e.confidence, 3)} for e in events]
+    }
+
+
+def calibration_review(shot: Shot, family: str) -> Check:
+    """The table was seen well enough during the shot (``Shot.calibration_untrusted``)."""
+    return not shot.calibration_untrusted, (
+        f"{family} camera review: the table was not seen well enough during this shot"
+    )
+
+
+def overruled(calls: Sequence[Call], shot: Shot, player: str, d: Declaration) -> tuple[Call, ...]:
+    """The referee's calls for the shot in place of the engine's (``Declaration.overrule``)."""
+    engine_calls = [{"rule": c.rule, "outcome": c.outcome.value, "text": c.text} for c in calls]
+    return tuple(
+        Call(
+            shot=shot.number,
+            t_s=shot.t_end_s,
+            player=player,
+            rule=r.rule,
+            outcome=Outcome(r.outcome),
+            text=r.text,
+            evidence={"by": "referee", "engine_calls": engine_calls},
+        )
+        for r in d.overrule
+    )
+
+
+JudgeFn = Callable[..., Judgement]
+
+
+def refereed(family: str) -> Callable[[JudgeFn], JudgeFn]:
+    """Wrap an engine's ``judge``: a ``review`` call when the calibration was untrusted during
+    the shot, then the referee's overrule (``Declaration.overrule``) replaces the calls."""
+
+    def wrap(judge: JudgeFn) -> JudgeFn:
+        @functools.wraps(judge)
+        def wrapped(
+            self: Any, state: MatchState, shot: Shot, declaration: Declaration | None = None
+        ) -> Judgement:
+            j = judge(self, state, shot, declaration)
+            calls = j.calls
+            ok, reason = calibration_review(shot, family)
+            if not ok:
+                rule, text = reason.split(": ", 1)
+                review = Call(
+                    shot=shot.number,
+                    t_s=shot.t_start_s,
+                    player=state.shooter,
+                    rule=rule,
+                    outcome=Outcome.REVIEW,
+                    text=f"{text.capitalize()}; referee to confirm the calls.",
+                    evidence={"calibration_untrusted": True},
+                )
+                calls = (review, *calls)
+            d = declared(declaration)
+            if d.overrule:
+                calls = overruled(calls, shot, state.shooter, d)
+            return Judgement(calls, j.state, j.orders) if calls is not j.calls else j
+
+        return wrapped
+
+    return wrap

@@ -18,6 +18,7 @@ from adjudication.rules.base import (
     bump,
     ev,
     put,
+    refereed,
 )
 from adjudication.rules.pool_common import (
     CUE,
@@ -89,6 +90,7 @@ class EightBallEngine:
         assert state.pool is not None
         return targets_for(state.pool.groups[state.turn], balls)
 
+    @refereed("WPA")
     @with_settled
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None

@@ -19,6 +19,7 @@ from adjudication.rules.base import (
     bump,
     ev,
     put,
+    refereed,
 )
 from adjudication.rules.pool_common import (
     Foul,
@@ -85,6 +86,7 @@ class RotationEngine:
 
     # ------------------------------------------------------------------------- judge
 
+    @refereed("WPA")
     @with_settled
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None

@@ -35,8 +35,11 @@ from adjudication.rules.base import (
     NovussInfo,
     Order,
     declared,
+    doubt_evidence,
+    doubtful,
     ev,
     put,
+    refereed,
 )
 from adjudication.settings import RuleSettings
 from adjudication.shot import Layout, Shot
@@ -137,6 +140,7 @@ class Violation:
     rule: str
     text: str
     evidence: dict[str, Any]
+    doubtful: tuple[Event, ...] = ()  # deciding events seen with too little confidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +154,7 @@ class NovussFacts:
     puck_pawns: tuple[tuple[Event, int, str], ...]  # (contact, pawn id, pawn label)
     before: Layout
     circle_ids: frozenset[int]  # own pawns lying in the central circle at shot start
+    own_zone_ids: frozenset[int] = frozenset()  # §8.24: pawns in the shooter's own edge zone
 
     @property
     def has_light(self) -> bool:
@@ -212,11 +217,66 @@ def _direct(f: NovussFacts, hits: list[tuple[Event, int, str]], opposite: str) -
         out.append(Violation("Novuss 17.1.б", text, evid))
     if dark:
         out.append(Violation("Novuss 17.1.з", "the puck hit an own dark pawn first", evid))
+    ok, reason = own_zone_first_ok(f, hits)
+    if not ok:
+        out.append(Violation("Novuss 17.1.а", reason, evid))
     if not f.has_light and not out:
         out.append(
             Violation("Novuss 17.1.е", "all own pawns are dark: the puck must rebound", evid)
         )
     return out
+
+
+def own_zone_first_ok(f: NovussFacts, hits: list[tuple[Event, int, str]]) -> Check:
+    """§8.24 (E2–E4 item l): the puck's first pawn must not lie in the shooter's own edge
+    zone. An own dark pawn there is §17.1.з already; own light and opponent pawns count."""
+    bad = [h for h in hits if h[1] in f.own_zone_ids and h[1] not in f.dark_ids]
+    return not bad, "the puck hit a pawn lying in the own edge zone first"
+
+
+def driven_into_dark(
+    before: Layout, after: Layout, label: str, dark_of: Any
+) -> tuple[list[int], list[int]]:
+    """N15 / §17.1.ф / §21.4: pawns of ``label`` not in an owner's dark area at the start and
+    in it at rest. ``dark_of(xy)`` gives (in the strip, in the circle) for one position.
+    Returns (ids driven into the circle, ids driven into the rear strip)."""
+    circle, strip = [], []
+    for pid, lab in zip(before.ids.tolist(), before.labels, strict=True):
+        xy = after.by_id(pid)
+        if lab != label or xy is None:
+            continue
+        s0, c0 = dark_of(before.by_id(pid))
+        s1, c1 = dark_of(xy)
+        if c1 and not (s0 or c0):
+            circle.append(pid)
+        elif s1 and not (s0 or c0):
+            strip.append(pid)
+    return circle, strip
+
+
+def start_row_intact(geo: NovussGeometry, layout: Layout, rail: str, tol_mm: float) -> bool:
+    """§21.6: every spot of the start row at ``rail`` still holds a pawn (none moved)."""
+    pawns = layout.xy_mm[[lab.endswith("_pawn") for lab in layout.labels]] if len(layout) else []
+    if not len(pawns):
+        return False
+    return all(
+        float(np.min(np.linalg.norm(np.asarray(pawns) - np.asarray(p), axis=1))) <= tol_mm
+        for p in geo.start_row(rail)
+    )
+
+
+def broken_puck(shot: Shot) -> tuple[bool, list[Event], bool]:
+    """N12 (S0 §17.1.с): two puck objects at once mean the puck broke. Returns (broke, the
+    lost parts' pocket/off-table events, whether some part is still on the table)."""
+    lost = [
+        e
+        for e in shot.sorted_events(EventKind.POCKET, EventKind.OFF_TABLE)
+        if e.labels[:1] == (PUCK,)
+    ]
+    resting = {int(i) for i, lab in zip(shot.after.ids, shot.after.labels, strict=True)
+               if lab == PUCK}
+    parts = resting | {e.objects[0].id for e in lost}
+    return len(parts) >= 2, lost, bool(resting)
 
 
 def _rebound(f: NovussFacts, start: int) -> list[Violation]:
@@ -236,6 +296,21 @@ def _rebound(f: NovussFacts, start: int) -> list[Violation]:
     return []
 
 
+def all_doubtful(events: Sequence[Event], below: float) -> tuple[Event, ...]:
+    """The events when every one of them is doubtful (one sure event decides the call)."""
+    weak = doubtful(events, below)
+    return weak if events and len(weak) == len(events) else ()
+
+
+def zone_crossings(f: NovussFacts, shot: Shot) -> list[Event]:
+    """The puck's crossings of the shooter's own zone line (N19's deciding events)."""
+    return [
+        e
+        for e in shot.sorted_events(EventKind.LINE_CROSS)
+        if e.labels[:1] == (PUCK,) and e.line == f"zone_{f.side}"
+    ]
+
+
 def no_back_cross(f: NovussFacts, shot: Shot, geo: NovussGeometry, at_rest: bool) -> Check:
     """N19 (S0 §18.1.д): with no own dark pawns, the puck must not come back into the own
     edge zone (at any time: a second crossing of the own zone line; or where it rests)."""
@@ -247,11 +322,7 @@ def no_back_cross(f: NovussFacts, shot: Shot, geo: NovussGeometry, at_rest: bool
     rests_in = moved and xy is not None and geo.puck_in_zone(f.side, xy)
     if at_rest:
         return not rests_in, "the puck came to rest back in the own edge zone"
-    crossings = [
-        e
-        for e in shot.sorted_events(EventKind.LINE_CROSS)
-        if e.labels[:1] == (PUCK,) and e.line == f"zone_{f.side}"
-    ]
+    crossings = zone_crossings(f, shot)
     return not (rests_in or len(crossings) >= 2), "the puck crossed back over the own zone line"
 
 
@@ -288,6 +359,8 @@ class NovussEngine:
             colours=colours,
             first_side=sides[first],
             sets_per_match=self.settings.sets_per_match,
+            series=put((0,) * n, first, 1),
+            dark_misses=(0,) * n,
         )
         state = MatchState(
             game=self.game,
@@ -358,6 +431,13 @@ class NovussEngine:
         circle = frozenset(
             i for i, rr in zip(own_layout.ids.tolist(), r, strict=True) if rr < self.geo.circle_mm
         )
+        zone_ids: frozenset[int] = frozenset()
+        board = shot.before[np.array([lab != PUCK for lab in shot.before.labels], dtype=bool)]
+        if self.settings.own_zone_first_penalized and len(board):
+            beyond = self.geo.depth(nv.sides[state.turn], board.xy_mm) - self.geo.zone_mm
+            zone_ids = frozenset(
+                i for i, b in zip(board.ids.tolist(), beyond, strict=True) if b > 0
+            )
         return NovussFacts(
             side=nv.sides[state.turn],
             own=own,
@@ -368,8 +448,10 @@ class NovussEngine:
             puck_pawns=tuple(pawns),
             before=shot.before,
             circle_ids=circle,
+            own_zone_ids=zone_ids,
         )
 
+    @refereed("Novuss")
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None
     ) -> Judgement:
@@ -383,6 +465,16 @@ class NovussEngine:
         f = self.facts(state, shot)
         geo = self.geo
         win = self.settings.simultaneous_s
+        below = self.settings.review_below
+        first_doubt = doubtful((*f.puck_path[:1], *(h[0] for h in first_pawns(f, win))), below)
+        if first_doubt:
+            book.add(
+                "Novuss E2 correct shot",
+                Outcome.REVIEW,
+                "Referee to confirm: the puck's first contact is doubtful, and the shot's "
+                "class (correct or penalized) rests on it.",
+                **doubt_evidence(first_doubt),
+            )
         if shot.player and shot.player != state.shooter:
             book.add(
                 "Novuss 16.1.з",
@@ -486,16 +578,43 @@ class NovussEngine:
                     {"pawn_ids": sorted(out_ids)},
                 )
 
-        # Puck pocketed or off the table (N10, N11).
-        for e in shot.sorted_events(EventKind.POCKET, EventKind.OFF_TABLE):
-            if e.labels[:1] == (PUCK,):
-                rule = "Novuss 17.1.г" if e.kind is EventKind.POCKET else "Novuss 17.1.д"
-                text = (
-                    "the puck went into a pocket"
-                    if e.kind is EventKind.POCKET
-                    else ("the puck left the table")
+        # N15 (singles, §8.5), §17.1.ф and §21.4 (doubles): a penalized direct shot drives an
+        # opponent's pawn into his dark area.
+        if penalized_shot and kind == "direct":
+            for v, back_ids in self._driven(state, f, shot):
+                violations.append(v)
+                for pid in back_ids:
+                    at = f.before.by_id(pid)
+                    if at is not None:
+                        restore[pid] = (f.opp, (float(at[0]), float(at[1])))
+
+        # Puck pocketed or off the table (N10, N11), or broken with its parts lost (N12).
+        broke, lost, part_left = broken_puck(shot)
+        if broke and lost and part_left:
+            book.add(
+                "Novuss 17.1.с",
+                Outcome.REVIEW,
+                "The puck broke and a part of it went into a pocket or over the rail; referee "
+                "to judge whether it was the larger part (penalty pawn if so).",
+                lost=[ev(e) for e in lost],
+            )
+        elif broke and lost:
+            violations.append(
+                Violation(
+                    "Novuss 17.1.с",
+                    "the puck broke and its parts went into a pocket or over the rail",
+                    {"lost": [ev(e) for e in lost]},
+                    all_doubtful(lost, below),
                 )
-                violations.append(Violation(rule, text, {"event": ev(e)}))
+            )
+        for e in [] if broke else lost:
+            rule = "Novuss 17.1.г" if e.kind is EventKind.POCKET else "Novuss 17.1.д"
+            text = (
+                "the puck went into a pocket"
+                if e.kind is EventKind.POCKET
+                else ("the puck left the table")
+            )
+            violations.append(Violation(rule, text, {"event": ev(e)}, doubtful([e], below)))
 
         pocket_evs = shot.sorted_events(EventKind.POCKET)
         own_in = [e for e in pocket_evs if e.labels[:1] == (f.own,)]
@@ -559,6 +678,20 @@ class NovussEngine:
         # Loss of set outranks a penalty pawn (RULES §1.5).
         on_table = [lab for lab in base_layout.labels if lab.endswith("_pawn")]
         on_table += [restore[i][0] for i in restore] + circle_labels
+        colour = nv.colours[me]
+        if (
+            set_loss is None
+            and violations
+            and own_in
+            and opp_in
+            and on_table.count(f.own) == 0
+            and on_table.count(f.opp) == 0
+        ):  # N32, second sentence: the last pawns together on a shot that drew a penalty
+            set_loss = Violation(
+                "Novuss 20.5",
+                "both sides' last pawns went down on a shot that drew a penalty pawn",
+                {"pocketed": [ev(e) for e in own_in + opp_in]},
+            )
         if set_loss is not None:
             book.add(
                 set_loss.rule,
@@ -567,12 +700,24 @@ class NovussEngine:
                 **set_loss.evidence,
             )
             return self._set_over(
-                state, shot, book, winner_colour=other_colour(nv.colours[me]), orders=orders
+                state, shot, book, winner_colour=other_colour(colour), orders=orders,
+                on_table=on_table,
             )
 
         evidence_first = self._first_evidence(f, state)
         if violations:
             for v in violations:
+                if v.doubtful:
+                    book.add(
+                        v.rule,
+                        Outcome.REVIEW,
+                        f"Referee to confirm: penalized shot, {v.text}.",
+                        shot_kind=kind,
+                        **v.evidence,
+                        **evidence_first,
+                        **doubt_evidence(v.doubtful),
+                    )
+                    continue
                 book.add(
                     v.rule,
                     Outcome.FOUL,
@@ -600,70 +745,103 @@ class NovussEngine:
         back_ok, back_reason = no_back_cross(f, shot, geo, self.settings.back_cross_at_rest)
         turn_ends = True
         end_rule, end_text = "", ""
+        end_doubt: tuple[Event, ...] = ()
         if violations:
             end_rule, end_text = violations[0].rule, "penalty pawn and loss of turn"
         elif not own_in:
             end_rule, end_text = "Novuss 18.1.а", "no own pawn pocketed"
         elif opp_in:
             end_rule, end_text = "Novuss 18.1.б", "an opponent's pawn went in with the own"
+            end_doubt = all_doubtful(opp_in, below)
         elif offs:
             end_rule, end_text = "Novuss 18.1.в", "a pawn left the table"
+            end_doubt = all_doubtful(offs, below)
         elif not back_ok:
             end_rule, end_text = "Novuss 18.1.д", back_reason
+            end_doubt = doubtful(zone_crossings(f, shot), below)
         else:
             turn_ends = False
 
         debt = state.penalty_debt
-        colour = nv.colours[me]
         own_total = PAWNS_PER_PLAYER * (2 if self.doubles else 1)
         own_now = on_table.count(f.own)
         if turn_ends:
-            k = (1 if violations else 0) + debt[me]
-            n_place = min(k, own_total - own_now)
-            if violations and len(violations) > 1:
-                note = f" (one pawn for {len(violations)} violations, §17.2)"
+            # §21.5 (doubles): the penalty pawn goes to the offender's pair member who shoots
+            # next (his partner), on that player's target row; singles: the shooter.
+            pen = self.penalized(state)
+            free = own_total - own_now
+            many = len(violations) > 1
+            note = f" (one pawn for {len(violations)} violations, §17.2)" if many else ""
+            entries: list[tuple[int, int, bool]] = []  # (player, pawns, includes this penalty)
+            if pen == me:
+                if violations or debt[me]:
+                    entries.append((me, (1 if violations else 0) + debt[me], bool(violations)))
             else:
-                note = ""
-            if n_place > 0:
-                xy = self.penalty_spots(state, base_layout, placed, n_place, shot)
-                orders.append(Order("penalty_pawn", (f.own,) * n_place, xy, rule="Novuss 17.3"))
-                on_table += [f.own] * n_place
-            new_debt = k - n_place
-            if violations or k:
+                if violations:
+                    entries.append((pen, 1, True))
+                if debt[me]:
+                    entries.append((me, debt[me], False))
+            new_debt = list(debt)
+            for who, k, penalty in entries:
+                allowed = not self.doubles or self.may_place(base_layout, state, who)
+                n_place = min(k, free) if allowed else 0
+                free -= n_place
+                if n_place > 0:
+                    spots = self.penalty_spots(state, base_layout, placed, n_place, shot, who)
+                    placed += list(spots)
+                    orders.append(
+                        Order("penalty_pawn", (f.own,) * n_place, spots, rule="Novuss 17.3")
+                    )
+                    on_table += [f.own] * n_place
+                new_debt[who] = (0 if who == me else debt[who]) + k - n_place
+                owed = k - n_place
+                if not allowed:
+                    rule = "Novuss 21.6"
+                    why = "; his target row has not moved yet (§21.6), it is owed"
+                else:
+                    rule = "Novuss 17.2" if note and penalty else (
+                        violations[0].rule if penalty else "Novuss 17.5"
+                    )
+                    why = "; none pocketed, it is owed"
                 book.add(
-                    "Novuss 17.2"
-                    if note
-                    else (violations[0].rule if violations else "Novuss 17.5"),
+                    rule,
                     Outcome.PENALTY_PAWN,
                     (
-                        f"Penalty pawn to {state.shooter}{note}"
-                        if violations
-                        else f"{state.shooter}'s debt is placed"
+                        f"Penalty pawn to {state.players[who]}{note}"
+                        if penalty
+                        else f"{state.players[who]}'s debt is placed"
                     )
-                    + (f"; {n_place} placed" if n_place else "; none pocketed, it is owed")
-                    + (f", {new_debt} owed." if new_debt else "."),
+                    + (f"; {n_place} placed" if n_place else why)
+                    + (f", {owed} owed." if owed else "."),
                     placed=n_place,
-                    debt=new_debt,
+                    debt=owed,
                     xy_mm=[list(p) for p in orders[-1].xy_mm] if n_place else [],
+                    offender=state.shooter if who != me else None,
                 )
-            debt = put(debt, me, new_debt)
+            debt = tuple(new_debt)
             if not violations:
                 book.add(
                     end_rule,
-                    Outcome.LOSS_OF_TURN,
-                    f"Loss of turn: {end_text}.",
+                    Outcome.REVIEW if end_doubt else Outcome.LOSS_OF_TURN,
+                    ("Referee to confirm: loss of turn" if end_doubt else "Loss of turn")
+                    + f": {end_text}.",
                     pocketed=[ev(e) for e in own_in + opp_in],
+                    **(doubt_evidence(end_doubt) if end_doubt else {}),
                 )
             else:
                 book.add("Novuss 17.1", Outcome.LOSS_OF_TURN, f"{state.shooter} loses the turn.")
         else:
+            weak = all_doubtful(own_in, below)
+            sure = not weak
             book.add(
                 "Novuss 18.1.а",
-                Outcome.LEGAL,
-                f"{state.shooter} pocketed {len(own_in)} own pawn"
+                Outcome.LEGAL if sure else Outcome.REVIEW,
+                ("" if sure else "Referee to confirm: ")
+                + f"{state.shooter} pocketed {len(own_in)} own pawn"
                 + ("s" if len(own_in) > 1 else "")
                 + " and continues.",
                 pocketed=[ev(e) for e in own_in],
+                **({} if sure else doubt_evidence(weak)),
             )
             if own_now == 0 and debt[me] > 0:  # §17.5: debt placed at once, series goes on
                 n_place = min(debt[me], own_total)
@@ -681,26 +859,228 @@ class NovussEngine:
 
         own_left = on_table.count(f.own)
         opp_left = on_table.count(f.opp)
-        if own_left == 0 and debt[me] == 0 and not violations:
-            if opp_left == 0:  # N32
+        pair_debt = sum(d for p, d in enumerate(debt) if nv.colours[p] == colour)
+        cleared = own_left == 0 and pair_debt == 0 and not violations
+        answering = nv.cleared_first is not None and nv.cleared_first != me
+        if answering and (cleared or turn_ends):
+            assert nv.cleared_first is not None
+            first = nv.cleared_first
+            rule = "Novuss 21.7" if self.doubles else "Novuss 20.4"
+            first_colour = nv.colours[first]
+            if cleared and not turn_ends and not nv.cleared_flawed:
+                book.add(
+                    "Novuss 20.4",
+                    Outcome.REPLAY,
+                    f"{state.players[first]} and {state.shooter} both cleared in their first "
+                    "series: the set is replayed"
+                    + (
+                        " from the same places."
+                        if self.doubles
+                        else ", sides and first shot swapped."
+                    ),
+                )
+                return self._set_over(
+                    state, shot, book, winner_colour=None, orders=orders, on_table=on_table,
+                    seats="stay" if self.doubles else "rotate",
+                    first_side=nv.sides[me] if self.doubles else None,
+                )
+            if cleared and nv.cleared_flawed and not turn_ends:
+                text = (
+                    f"Both cleared in the first series, but {state.players[first]}'s last shot "
+                    f"lost the turn: {state.shooter} wins the set."
+                )
+                winner = colour
+            elif cleared and turn_ends and not nv.cleared_flawed:
+                text = (
+                    f"Both cleared in the first series, but {state.shooter}'s last shot lost "
+                    f"the turn: {state.players[first]} wins the set."
+                )
+                winner = first_colour
+            elif cleared:
+                book.add(
+                    "Novuss 20.4",
+                    Outcome.REPLAY,
+                    "Both cleared in the first series and both last shots lost the turn: the "
+                    "set is replayed.",
+                )
+                return self._set_over(
+                    state, shot, book, winner_colour=None, orders=orders, on_table=on_table
+                )
+            else:
+                text = (
+                    f"{state.shooter} did not clear in his answering series: "
+                    f"{state.players[first]} wins the set."
+                )
+                winner = first_colour
+            book.add(rule, Outcome.SET_WIN, text, player=state.players[
+                next(p for p in range(state.n) if nv.colours[p] == winner)])
+            return self._set_over(
+                state, shot, book, winner_colour=winner, orders=orders, on_table=on_table
+            )
+        if own_left == 0 and pair_debt == 0 and (not violations):
+            if self.first_series_clear(state):  # §20.4 / §21.7: the series stops
+                book.add(
+                    "Novuss 21.7" if self.doubles else "Novuss 20.4",
+                    Outcome.LEGAL,
+                    f"{state.shooter} cleared every own pawn in the first series: the series "
+                    f"stops and {state.players[(me + 1) % state.n]} answers with one series.",
+                    flawed=turn_ends,
+                )
+                info = replace(
+                    nv,
+                    cleared_first=me,
+                    cleared_flawed=turn_ends,
+                    series=put(nv.series, (me + 1) % state.n, nv.series[(me + 1) % state.n] + 1),
+                )
+                nxt = state.with_(
+                    shot=shot.number,
+                    turn=(me + 1) % state.n,
+                    penalty_debt=debt,
+                    on_table=tuple(sorted(on_table)),
+                    novuss=info,
+                )
+                return Judgement(tuple(book.calls), nxt, tuple(orders))
+            if opp_left == 0 and opp_in:  # N32
                 book.add(
                     "Novuss 20.5",
                     Outcome.REPLAY,
                     "Both sides' last pawns went down together: the set is replayed.",
                 )
-                return self._set_over(state, shot, book, winner_colour=None, orders=orders)
+                return self._set_over(
+                    state, shot, book, winner_colour=None, orders=orders, on_table=on_table
+                )
             book.add(
                 "Novuss 20.3",
                 Outcome.SET_WIN,
                 f"{state.shooter} has pocketed every own pawn and wins the set.",
             )
-            return self._set_over(state, shot, book, winner_colour=colour, orders=orders)
+            return self._set_over(
+                state, shot, book, winner_colour=colour, orders=orders, on_table=on_table
+            )
+
+        # N33 (§20.6): every side holds only dark pawns and each player has missed 3 times.
+        misses = self.dark_misses(state, shot, f)
+        if misses and all(m >= 3 for m in misses):
+            book.add(
+                "Novuss 20.6",
+                Outcome.REPLAY,
+                "Every side holds only dark pawns and each player has missed them three "
+                "times: the set is replayed; the first shot stays with the same player.",
+                misses=list(misses),
+            )
+            return self._set_over(
+                state, shot, book, winner_colour=None, orders=orders, on_table=on_table,
+                seats="stay", first_side=nv.first_side,
+            )
 
         nxt_turn = (me + 1) % state.n if turn_ends else me
+        series = nv.series
+        if turn_ends and series:
+            series = put(series, nxt_turn, series[nxt_turn] + 1)
         nxt = state.with_(
-            shot=shot.number, turn=nxt_turn, penalty_debt=debt, on_table=tuple(sorted(on_table))
+            shot=shot.number,
+            turn=nxt_turn,
+            penalty_debt=debt,
+            on_table=tuple(sorted(on_table)),
+            novuss=replace(nv, series=series, dark_misses=misses or (0,) * state.n),
         )
         return Judgement(tuple(book.calls), nxt, tuple(orders))
+
+    # ----------------------------------------------------------------- clause predicates
+
+    def penalized(self, state: MatchState) -> int:
+        """§21.5: in doubles the offender's partner (his pair's next shooter) is penalized
+        when ``doubles_penalty_to_partner``; in singles, the shooter."""
+        if self.doubles and self.settings.doubles_penalty_to_partner:
+            return (state.turn + 2) % state.n
+        return state.turn
+
+    def may_place(self, layout: Layout, state: MatchState, who: int) -> bool:
+        """§21.6: a penalty pawn is placed only once pawns have moved on the side opposite
+        the penalized player (his target row is no longer the untouched start row)."""
+        assert state.novuss is not None
+        rail = OPPOSITE[state.novuss.sides[who]]
+        return not start_row_intact(self.geo, layout, rail, self.geo.pawn_r_mm / 3)
+
+    def first_series_clear(self, state: MatchState) -> bool:
+        """§20.4 (singles: the first-shot holder) / §21.7 (doubles: partner not yet shot):
+        the shooter is in his first series. Unknown series (mid-set start): False. In singles
+        the opponent's 8 pawns must all be on the table at the shot's start (he has not shot;
+        a state that says otherwise is mid-set)."""
+        assert state.novuss is not None
+        nv = state.novuss
+        if not nv.series or nv.series[state.turn] != 1 or nv.cleared_first is not None:
+            return False
+        if self.doubles:
+            return nv.series[(state.turn + 2) % state.n] == 0
+        # the opponent has not shot yet, so all his pawns are still on the table
+        opp = pawn_label(other_colour(nv.colours[state.turn]))
+        full = state.on_table.count(opp) == PAWNS_PER_PLAYER
+        return full and nv.sides[state.turn] == nv.first_side
+
+    def dark_misses(self, state: MatchState, shot: Shot, f: NovussFacts) -> tuple[int, ...]:
+        """§20.6 counts after this shot; () when not every side holds only dark pawns."""
+        assert state.novuss is not None
+        nv = state.novuss
+        for p in range(state.n):
+            mine = shot.before.of_label(pawn_label(nv.colours[p]))
+            if not len(mine):
+                return ()
+            dark, _, _ = self.geo.dark(nv.sides[p], mine.xy_mm, self.settings.corner_squares_dark)
+            if not bool(np.all(dark)):
+                return ()
+        old = nv.dark_misses or (0,) * state.n
+        missed = not any(lab == f.own for _e, _i, lab in f.puck_pawns)
+        if missed:
+            return put(old, state.turn, old[state.turn] + 1)
+        return put(old, state.turn, 0) if self.settings.dark_misses_consecutive else old
+
+    def _driven(
+        self, state: MatchState, f: NovussFacts, shot: Shot
+    ) -> list[tuple[Violation, list[int]]]:
+        """N15 / §17.1.ф / §21.4 violations with the pawn ids to put back."""
+        assert state.novuss is not None
+        nv = state.novuss
+        owners = [p for p in range(state.n) if nv.colours[p] != nv.colours[state.turn]]
+        g = self.geo
+        clear = g.line_half_mm + g.pawn_hole_mm
+
+        def dark_of(xy: Any) -> tuple[bool, bool]:
+            in_strip = in_circle = False
+            for p in owners:
+                d, beyond, r = g.dark(nv.sides[p], xy, self.settings.corner_squares_dark)
+                c = bool(r[0] < g.circle_mm - clear)
+                in_circle |= c
+                in_strip |= bool(d[0]) and not c
+            return in_strip, in_circle
+
+        circle, strip = driven_into_dark(shot.before, shot.after, f.opp, dark_of)
+        out: list[tuple[Violation, list[int]]] = []
+        if self.doubles:
+            if circle:
+                out.append((Violation(
+                    "Novuss 21.4",
+                    "a penalized direct shot drove an opponent's pawn into the central circle; "
+                    "it is put back",
+                    {"pawn_ids": circle},
+                ), circle))
+            if strip:
+                out.append((Violation(
+                    "Novuss 17.1.ф",
+                    "a penalized direct shot drove an opponent's pawn into his rear zone; it "
+                    "stays there",
+                    {"pawn_ids": strip},
+                ), []))
+        elif circle or strip:
+            ids = circle + strip
+            back = self.settings.n15_restore
+            out.append((Violation(
+                "Novuss 21.3",
+                "a penalized direct shot drove an opponent's pawn into his dark area"
+                + ("; it is put back (singles reading of §21.3)" if back else ""),
+                {"pawn_ids": ids},
+            ), ids if back else []))
+        return out
 
     # ------------------------------------------------------------------------ helpers
 
@@ -776,16 +1156,18 @@ class NovussEngine:
         placed: list[tuple[float, float]],
         n: int,
         shot: Shot,
+        who: int | None = None,
     ) -> tuple[tuple[float, float], ...]:
         """S0 §17.3: on the middle line of the penalized player's target row, touching the
         rail; else as near the middle as possible without moving a pawn; a tie goes to the
         side with fewer of his pawns, then fewer pawns, then the side the shot came from."""
         assert state.novuss is not None
         nv = state.novuss
-        rail = OPPOSITE[nv.sides[state.turn]]
+        who = state.turn if who is None else who
+        rail = OPPOSITE[nv.sides[who]]
         g = self.geo
         depth = g.half_mm - g.pawn_r_mm
-        own = pawn_label(nv.colours[state.turn])
+        own = pawn_label(nv.colours[who])
         limit = g.zone_mm - g.pawn_r_mm
         puck = shot.before.by_label(PUCK)
         shot_from = 0.0 if puck is None else float(g.lateral(rail, puck)[0])
@@ -845,8 +1227,13 @@ class NovussEngine:
         *,
         winner_colour: str | None,
         orders: list[Order],
+        on_table: Sequence[str] = (),
+        seats: str = "rotate",
+        first_side: str | None = None,
     ) -> Judgement:
-        """Score the set (or replay it), swap sides, set up the next set or end the match."""
+        """Score the set (or replay it), swap sides, set up the next set or end the match.
+        ``seats="stay"`` keeps everyone in place (§20.6, §21.1 exception); ``first_side``
+        moves the first-shot right (§21.1: to the player who pocketed last)."""
         assert state.novuss is not None
         nv = state.novuss
         scores = state.scores
@@ -877,14 +1264,31 @@ class NovussEngine:
                     player=state.players[winners[0]],
                     sets_won=list(scores),
                 )
-                nxt = state.with_(shot=shot.number, scores=scores, winner=winners[0])
+                nxt = state.with_(
+                    shot=shot.number,
+                    scores=scores,
+                    winner=winners[0],
+                    on_table=tuple(sorted(on_table)),
+                )
                 return Judgement(tuple(book.calls), nxt, tuple(orders))
-        if self.doubles:
+        if seats == "stay":
+            sides = nv.sides
+        elif self.doubles:
             sides = tuple(SIDES_CLOCKWISE[(SIDES_CLOCKWISE.index(s) + 1) % 4] for s in nv.sides)
         else:
             sides = tuple(OPPOSITE[s] for s in nv.sides)
-        info = replace(nv, sides=sides, set_no=nv.set_no + (1 if winner_colour else 0))
-        opener = sides.index(nv.first_side)
+        first = nv.first_side if first_side is None else first_side
+        opener = sides.index(first)
+        info = replace(
+            nv,
+            sides=sides,
+            first_side=first,
+            set_no=nv.set_no + (1 if winner_colour else 0),
+            series=put((0,) * state.n, opener, 1),
+            cleared_first=None,
+            cleared_flawed=False,
+            dark_misses=(0,) * state.n,
+        )
         nxt = state.with_(
             shot=shot.number,
             scores=scores,

@@ -26,6 +26,8 @@ from adjudication.rules.base import (
     PoolInfo,
     bump,
     declared,
+    doubt_evidence,
+    doubtful,
     ev,
 )
 from adjudication.settings import RuleSettings
@@ -81,20 +83,36 @@ class PoolFacts:
     on_table_start: tuple[str, ...]  # object balls at shot start
     head_string_x: float
     pocket_events: tuple[Event, ...] = field(default=())
+    first_events: tuple[Event, ...] = field(default=())  # the first contact(s), simultaneous incl.
+    review_below: float = 0.5  # RuleSettings.review_below: events under it are doubtful
+
+    def doubt(self, *events: Event | None) -> tuple[Event, ...]:
+        return doubtful(events, self.review_below)
 
 
-def _first_contacts(shot: Shot, window_s: float) -> tuple[Event | None, tuple[str, ...]]:
+def _first_contacts(
+    shot: Shot, window_s: float
+) -> tuple[Event | None, tuple[str, ...], tuple[Event, ...]]:
     contacts = shot.contacts_of(CUE)
     if not contacts:
-        return None, ()
+        return None, (), ()
     first = contacts[0]
     labels: list[str] = []
+    events: list[Event] = []
     for c in contacts:
         if c.t_s - first.t_s > window_s:
             break
         other = [lab for lab in c.labels if lab != CUE]
         labels += [lab for lab in other[:1] if lab not in labels]
-    return first, tuple(labels)
+        events.append(c)
+    return first, tuple(labels), tuple(events)
+
+
+def first_contact_doubt(f: PoolFacts) -> Check:
+    """Review on doubt: the first contact (which ball the cue ball met first) was seen with
+    enough confidence to decide WPA 6.2 / 6.3 on it."""
+    weak = f.doubt(*f.first_events)
+    return not weak, "the first contact of the cue ball is doubtful"
 
 
 def open_judgement(
@@ -110,7 +128,18 @@ def open_judgement(
         raise ValueError("the match is over; start a new one")
     d = declared(declaration)
     assert state.pool is not None
-    return d, CallBook(shot, state.shooter), shot_facts(shot, spec, state, d, settings)
+    book = CallBook(shot, state.shooter)
+    f = shot_facts(shot, spec, state, d, settings)
+    ok, reason = first_contact_doubt(f)
+    if not ok:
+        book.add(
+            "WPA 6.2",
+            Outcome.REVIEW,
+            f"Referee to confirm: {reason}.",
+            first_labels=list(f.first_labels),
+            **doubt_evidence(f.doubt(*f.first_events)),
+        )
+    return d, book, f
 
 
 def shot_facts(
@@ -120,7 +149,7 @@ def shot_facts(
     declaration: Declaration,
     settings: RuleSettings,
 ) -> PoolFacts:
-    first, first_labels = _first_contacts(shot, settings.simultaneous_s)
+    first, first_labels, first_events = _first_contacts(shot, settings.simultaneous_s)
     pockets = shot.pocketed()
     pocketed = tuple(e.labels[0] for e in pockets if e.labels and e.labels[0] != CUE)
     scratch = next((e for e in pockets if e.labels[:1] == (CUE,)), None)
@@ -175,6 +204,8 @@ def shot_facts(
         on_table_start=object_balls(shot.before.labels) or object_balls(state.on_table),
         head_string_x=hs_x,
         pocket_events=tuple(pockets),
+        first_events=first_events,
+        review_below=settings.review_below,
     )
 
 
@@ -276,6 +307,7 @@ class Foul:
     reason: str
     evidence: dict[str, Any]
     kind: str  # "scratch", "wrong_ball", ... for consequences (BIH-HS after scratch in 14.1)
+    doubtful: tuple[Event, ...] = ()  # the deciding events seen with too little confidence
 
 
 def standard_fouls(
@@ -291,13 +323,19 @@ def standard_fouls(
     out: list[Foul] = []
     fc = ev(f.first_contact)
 
-    def check(result: Check, rule: str, kind: str, **evidence: Any) -> None:
+    def check(
+        result: Check,
+        rule: str,
+        kind: str,
+        deciding: Sequence[Event | None] = (),
+        **evidence: Any,
+    ) -> None:
         ok, reason = result
         if not ok:
-            out.append(Foul(rule, reason, evidence, kind))
+            out.append(Foul(rule, reason, evidence, kind, f.doubt(*deciding)))
 
-    check(p1_no_scratch(f), "WPA 6.1", "scratch", pocket=ev(f.scratch))
-    check(p2_cue_on_table(f), "WPA 6.1", "cue_off", off_table=ev(f.cue_off))
+    check(p1_no_scratch(f), "WPA 6.1", "scratch", (f.scratch,), pocket=ev(f.scratch))
+    check(p2_cue_on_table(f), "WPA 6.1", "cue_off", (f.cue_off,), off_table=ev(f.cue_off))
     if targets is not None:
         check(
             p3_right_ball_first(f, targets),
@@ -311,7 +349,13 @@ def standard_fouls(
     if rail_rule:
         check(p5_rail_after_contact(f), "WPA 6.3", "no_rail", first_contact=fc)
     if object_off_is_foul:
-        check(p6_nothing_off(f), "WPA 6.5", "object_off", off_table=list(f.off_table))
+        offs = [
+            e
+            for e in shot.sorted_events(EventKind.OFF_TABLE)
+            if e.labels and e.labels[0] in f.off_table
+        ]
+        deciding = offs if all(f.doubt(e) for e in offs) else []
+        check(p6_nothing_off(f), "WPA 6.5", "object_off", deciding, off_table=list(f.off_table))
     check(p11_nothing_moving(f), "WPA 6.9", "moving", moving=list(f.moving_at_start))
     check(
         p12_nothing_touched(f),
@@ -340,8 +384,19 @@ def standard_fouls(
 
 
 def add_foul_calls(book: CallBook, fouls: Sequence[Foul], outcome: Outcome = Outcome.FOUL) -> None:
+    """One call per foul; a foul decided by a doubtful event is a ``review`` call instead
+    (review on doubt, ``RuleSettings.review_below``) naming that event."""
     for foul in fouls:
-        book.add(foul.rule, outcome, f"Foul: {foul.reason}.", **foul.evidence)
+        if foul.doubtful:
+            book.add(
+                foul.rule,
+                Outcome.REVIEW,
+                f"Referee to confirm: foul, {foul.reason}.",
+                **foul.evidence,
+                **doubt_evidence(foul.doubtful),
+            )
+        else:
+            book.add(foul.rule, outcome, f"Foul: {foul.reason}.", **foul.evidence)
 
 
 # ------------------------------------------------------------------------------ spotting
@@ -547,17 +602,7 @@ def settled_between(shot: Shot) -> tuple[Shot, tuple[Event, ...]]:
         )
 
     between = tuple(e for e in shot.between if e not in drops)
-    fixed = Shot(
-        number=shot.number,
-        player=shot.player,
-        t_start_s=shot.t_start_s,
-        t_end_s=shot.t_end_s,
-        before=with_back(shot.before),
-        after=shot.after,
-        events=shot.events,
-        between=between,
-        moving_at_start=shot.moving_at_start,
-    )
+    fixed = replace_shot(shot, before=with_back(shot.before), between=between)
     return fixed, drops
 
 

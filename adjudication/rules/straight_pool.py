@@ -22,6 +22,7 @@ from adjudication.rules.base import (
     bump,
     ev,
     put,
+    refereed,
 )
 from adjudication.rules.pool_common import (
     CUE,
@@ -97,6 +98,7 @@ class StraightPoolEngine:
     def legal_targets(self, state: MatchState, layout: Layout) -> frozenset[str]:
         return frozenset(object_balls(layout.labels) or object_balls(state.on_table))
 
+    @refereed("WPA")
     @with_settled
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None
