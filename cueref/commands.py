@@ -447,18 +447,18 @@ def _default_players(game: Any) -> tuple[str, ...]:
     return ("A1", "B1", "A2", "B2") if game.players_per_side == 2 else ("A", "B")
 
 
-def _orienter(detector: Detector, spec: TableSpec, fixed: int | None):  # type: ignore[no-untyped-def]
-    """The turn of the first calibration: ``--orientation``, else what the set-up in view
-    says (rack, start rows), else None (undecided: a mid-game view may never decide it)."""
-    from calibration.orientation import infer_orientation
-    from calibration.views import detector_warp, silhouette_heights_mm
+def _orienter(spec: TableSpec, fixed: int | None):  # type: ignore[no-untyped-def]
+    """Which end is which: ``--orientation``, else what the set-up in view says (rack,
+    Novuss start rows) from the frame's own detections, else None (undecided)."""
+    import numpy as np
 
-    def orient(calib: Calibration, frame: SourceFrame) -> int | None:
+    from calibration.orientation import infer_orientation
+
+    def orient(calib: Calibration, obs: Any) -> int | None:
         if fixed is not None:
             return fixed
-        dets = detector.detect(frame.bgr, detector_warp(calib), silhouette_heights_mm(spec))
-        verdict = infer_orientation(calib, dets.xy_mm, dets.label)
-        log.info("orientation at frame %d: %s", frame.index, verdict.reason)
+        verdict = infer_orientation(calib, obs.xy_mm, np.array(obs.label))
+        log.info("orientation at frame %d: %s", obs.frame, verdict.reason)
         return verdict.deg
 
     return orient
@@ -558,7 +558,7 @@ def referee_video(source: str | Path, *, game: Any, spec: TableSpec, players: tu
         pipe = Pipeline(game=game, spec=spec, players=players,
                         observer=DetectorObserver(detector, spec), keeper=keeper,
                         write=sink.write, declarations=declarations,
-                        orient=_orienter(detector, spec, orientation))
+                        orient=_orienter(spec, orientation))
         frame = first
         try:
             for frame in itertools.chain([first], frames):

@@ -8,8 +8,9 @@ stream needs:
 
 * ``calibration`` lines whenever the keeper fits, re-fits or loses the table; while it does
   not trust the frame (lost, obscured) the tracker gets no observations (objects keep their
-  identities and positions) and every shot that overlaps such a spell gets a ``review``
-  call, because its calls rest on positions nobody measured;
+  identities and positions) and every shot that overlaps such a spell is judged with
+  ``Shot.calibration_untrusted``, which makes the engine add a ``review`` call, because its
+  calls rest on positions nobody measured;
 * ``event`` lines as the event detector decides them (a few frames late);
 * for each shot that ends: its calls and a ``state`` line.
 
@@ -35,7 +36,7 @@ import numpy as np
 
 from adjudication.declarations import Declaration
 from adjudication.detection import MotionEventDetector, ShotSegmenter
-from adjudication.events import Event
+from adjudication.events import Event, EventKind
 from adjudication.games import Game
 from adjudication.rules import MatchState, RulesEngine, engine_for
 from adjudication.rules.pool_common import object_balls, rack_order
@@ -146,44 +147,27 @@ def calibration_line(report: KeeperReport, frame: SourceFrame,
     }
 
 
-def under_review(calls: list[dict[str, Any]], seconds: float) -> list[dict[str, Any]]:
-    """The shot's calls turned to ``review``: the table was not seen well for ``seconds`` of
-    it, so positions that decide the calls may be wrong; each keeps its rule and says what
-    it would have been."""
-    out = []
-    for call in calls:
-        was = call["outcome"]
-        out.append({
-            **call, "outcome": "review",
-            "text": f"Review: {call['text'].rstrip('.')} ({was}), but the table was not "
-                    f"seen well for {seconds:.1f} s of this shot.",
-            "evidence": {**call.get("evidence", {}), "outcome_if_trusted": was,
-                         "untrusted_s": round(seconds, 3)},
-        })
-    return out
-
-
 class Pipeline:
     """One source's chain of stages (see the module docstring); ``feed`` one frame at a
     time, ``close`` at the end. ``write`` receives every stream line in order.
 
-    ``orient(calib, frame)`` turns the first calibration to the table frame: a turn in
-    degrees, or None while the set-up in view does not tell (then the frame is not tracked,
-    for at most ``orient_wait_frames`` frames, after which the fitted frame stands).
+    ``orient(calib, observations)`` says which end of the table is which from the set-up
+    in view (a rack, the Novuss start rows): a turn in degrees, or None while it cannot
+    tell. It is asked on every frame until it decides or the first stroke is seen; a turn
+    re-expresses the calibration and restarts the later stages (nothing is judged yet). A
+    match first seen mid-game keeps the fitted frame.
     """
 
     def __init__(self, *, game: Game, spec: TableSpec, players: Sequence[str],
                  observer: Observer | None, keeper: CalibrationKeeper | None,
                  write: Callable[[dict[str, Any]], None],
                  declarations: Mapping[int, Declaration] | None = None,
-                 orient: Callable[[Calibration, SourceFrame], int | None] | None = None,
-                 orient_wait_frames: int = 150) -> None:
+                 orient: Callable[[Calibration, Observations], int | None] | None = None
+                 ) -> None:
         self.game, self.spec, self.players = game, spec, tuple(players)
         self.observer, self.keeper, self.write = observer, keeper, write
         self.declarations = dict(declarations or {})
         self.orient = orient
-        self.orient_wait_frames = orient_wait_frames
-        self._orient_tries = 0
         self.engine = engine_for(game, spec)
         self.tracker = Tracker(spec)
         self.events = MotionEventDetector(spec)
@@ -196,6 +180,7 @@ class Pipeline:
         self._untrusted_from: float | None = None
         self._last_good: Calibration | None = None
         self._oriented = False
+        self._strokes = 0
         self._last_t = -math.inf
         self._t0 = time.perf_counter()
 
@@ -206,17 +191,6 @@ class Pipeline:
         calib, trusted = None, True
         if self.keeper is not None:
             report = self.keeper.update(frame.bgr, frame.index)
-            if report.calib is not None and not self._oriented and self.orient is not None:
-                deg = self.orient(report.calib, frame)
-                self._orient_tries += 1
-                if deg is None and self._orient_tries < self.orient_wait_frames:
-                    # the set-up that tells the ends apart is not in view yet (hands still
-                    # racking): wait rather than track in a frame that may turn later
-                    return
-                if deg:
-                    self.keeper.turn(deg)
-                    report = replace(report, calib=self.keeper.calib)
-                self._oriented = True
             if report.changed:
                 self.write(calibration_line(report, frame, self._last_good))
                 self.summary.calibrations += 1
@@ -226,7 +200,30 @@ class Pipeline:
         self.calib = calib
         obs = (self.observer(frame, calib) if trusted and self.observer is not None
                else Observations.empty(frame.t_s, frame.index))
+        if calib is not None and len(obs) and self._settle_orientation(calib, obs):
+            return  # the table frame turned: this frame's positions are in the old one
         self.feed_observations(obs, trusted=trusted)
+
+    def _settle_orientation(self, calib: Calibration, obs: Observations) -> bool:
+        """Until the first shot, ask ``orient`` which end is which from what is in view;
+        a turn resets the later stages (nothing judged yet) and returns True."""
+        if self._oriented or self.orient is None or self.keeper is None:
+            return False
+        if self.segmenter_started:
+            self._oriented = True  # play began in the fitted frame: it stays
+            return False
+        deg = self.orient(calib, obs)
+        if deg is None:
+            return False
+        self._oriented = True
+        if not deg:
+            return False
+        self.keeper.turn(deg)
+        self.calib = self.keeper.calib
+        self.tracker.reset()
+        self.events.reset()
+        self.segmenter.reset()
+        return True
 
     def feed_observations(self, obs: Observations, *, trusted: bool = True) -> None:
         """The stages after the observer, for one frame's observations."""
@@ -263,7 +260,12 @@ class Pipeline:
             self.write(ev.to_json())
             self.summary.events += 1
 
+    @property
+    def segmenter_started(self) -> bool:
+        return self._strokes > 0
+
     def _take(self, tracks: Tracks, events: list[Event]) -> None:
+        self._strokes += sum(e.kind is EventKind.SHOT_START for e in events)
         self._emit_events(events)
         for shot in self.segmenter.update(tracks, events):
             self._judge(shot)
@@ -278,12 +280,13 @@ class Pipeline:
                 self.write(line)
         if self.state.winner is not None:
             return
-        shot = replace(shot, player=self.state.shooter)
+        spell = self._untrusted_overlap(shot.t_start_s, shot.t_end_s)
+        shot = replace(shot, player=self.state.shooter, calibration_untrusted=spell > 0)
         judgement = self.engine.judge(self.state, shot, self.declarations.get(shot.number))
         calls = [c.to_json() for c in judgement.calls]
-        spell = self._untrusted_overlap(shot.t_start_s, shot.t_end_s)
         if spell > 0:
-            calls = under_review(calls, spell)
+            calls[0]["evidence"] = {**calls[0].get("evidence", {}),
+                                    "untrusted_s": round(spell, 3)}
         for call in calls:
             self.write(call)
         self.summary.calls.extend(calls)

@@ -1,0 +1,180 @@
+"""How often cueref's calls are right: the whole pipeline from pixels on every sample clip.
+
+    python benchmarks/pipeline.py [--clips 9ball,split_hit] [--write]
+
+Each clip goes through ``cueref run`` as a user runs it (calibration found and kept by
+the pipeline itself, the committed detector, tracker, event detection, rules engine),
+with the players' declarations from the sidecar (what the camera cannot see). Its calls
+are compared with the clip's ground-truth calls (the rules engine on the simulator's exact
+events): a call is right when a ground-truth call has the same shot, rule and outcome.
+Events are compared per kind (same kind and objects, within 0.1 s; 0.6 s for shot ends).
+The same clips are also run in the development mode (``--dev-observations``: ground truth
+with realistic detection noise, no pixels), which separates what vision loses from what
+tracking, events and rules lose.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from adjudication.games import parse_game  # noqa: E402
+from benchmarks.report import replace_section  # noqa: E402
+from calibration.tables import get_table  # noqa: E402
+from cueref.commands import _sidecar_declarations, referee_video  # noqa: E402
+from cueref.pipeline import Pipeline, sidecar_observations  # noqa: E402
+from simulation.groundtruth import load_sidecar  # noqa: E402
+from vision.detector import Detector  # noqa: E402
+
+SAMPLES = ROOT / "sample_videos"
+KINDS = ("shot_start", "contact", "cushion", "pocket", "off_table", "line_cross", "shot_end")
+
+
+def _key(call: dict) -> tuple:
+    return call["shot"], call["rule"], call["outcome"]
+
+
+def compare_calls(ours: list[dict], truth: list[dict]) -> tuple[int, int, int]:
+    """(right, ours, truth): calls matching a ground-truth call by shot, rule, outcome."""
+    left = Counter(_key(c) for c in truth)
+    right = 0
+    for c in ours:
+        if left[_key(c)] > 0:
+            left[_key(c)] -= 1
+            right += 1
+    return right, len(ours), len(truth)
+
+
+def compare_events(ours: list[dict], truth: list[dict]) -> dict[str, list[int]]:
+    """Per kind: [matched, ours, truth] (same kind and labels, close in time)."""
+    out: dict[str, list[int]] = {k: [0, 0, 0] for k in KINDS}
+    used: set[int] = set()
+    for e in ours:
+        if e["kind"] in out:
+            out[e["kind"]][1] += 1
+    for t in truth:
+        if t["kind"] not in out:
+            continue
+        out[t["kind"]][2] += 1
+        tol = 0.6 if t["kind"] == "shot_end" else 0.1
+        labels = sorted(o["label"] for o in t["objects"])
+        for i, e in enumerate(ours):
+            if (i not in used and e["kind"] == t["kind"] and abs(e["t_s"] - t["t_s"]) <= tol
+                    and sorted(o["label"] for o in e["objects"]) == labels):
+                used.add(i)
+                out[t["kind"]][0] += 1
+                break
+    return out
+
+
+def run_clip(name: str, detector: Detector, out_dir: Path) -> dict:
+    truth = load_sidecar(SAMPLES / f"{name}.json")
+    game, spec = parse_game(truth["game"]), get_table(truth["table"])
+    players = tuple(truth["players"])
+    decl = _sidecar_declarations(truth)
+    truth_calls = [c for s in truth["shots"] for c in s["calls"]]
+    result = {"clip": name, "frames": truth["n_frames"]}
+
+    out = out_dir / f"{name}.calls.jsonl"
+    t0 = time.perf_counter()
+    summary = referee_video(SAMPLES / f"{name}.mp4", game=game, spec=spec, players=players,
+                            detector=detector, out=out, declarations=decl)
+    result["seconds"] = time.perf_counter() - t0
+    lines = [json.loads(t) for t in out.read_text().splitlines()]
+    result["pixels"] = {
+        "calls": compare_calls(summary.calls, truth_calls),
+        "events": compare_events([e for e in lines if e["type"] == "event"], truth["events"]),
+        "review": sum(c["outcome"] == "review" for c in summary.calls),
+        "ms_per_frame": summary.ms_per_frame,
+    }
+
+    written: list[dict] = []
+    pipe = Pipeline(game=game, spec=spec, players=players, observer=None, keeper=None,
+                    write=written.append, declarations=decl)
+    for obs in sidecar_observations(truth):
+        pipe.feed_observations(obs)
+    dev = pipe.close()
+    result["dev"] = {
+        "calls": compare_calls(dev.calls, truth_calls),
+        "events": compare_events([e for e in written if e["type"] == "event"],
+                                 truth["events"]),
+        "review": sum(c["outcome"] == "review" for c in dev.calls),
+        "ms_per_frame": dev.ms_per_frame,
+    }
+    return result
+
+
+def _ratio(a: int, b: int) -> str:
+    return f"{a / b:.2f}" if b else "–"
+
+
+def report(results: list[dict]) -> str:
+    lines = ["## Whole pipeline on the sample clips (cueref run)", "",
+             "`python benchmarks/pipeline.py`: every sample clip through `cueref run` from its "
+             "pixels (calibration found by the pipeline, the committed float detector on 2 "
+             "threads, tracker, event detection, rules engine; declarations from the sidecar), "
+             "and again in the development mode (ground truth with detection noise, no "
+             "pixels). A call is right when a ground-truth call has the same shot, rule and "
+             "outcome; recall = right / ground-truth calls, precision = right / our calls. "
+             "Events: same kind and objects within 0.1 s (shot ends 0.6 s).", "",
+             "| clip | frames | calls right (pixels) | recall | precision | review | "
+             "calls right (dev mode) | recall | precision | ms per frame (pixels) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    tot = {"p": [0, 0, 0], "d": [0, 0, 0]}
+    for r in results:
+        p, d = r["pixels"]["calls"], r["dev"]["calls"]
+        for k in range(3):
+            tot["p"][k] += p[k]
+            tot["d"][k] += d[k]
+        lines.append(f"| {r['clip']} | {r['frames']} | {p[0]} of {p[2]} | {_ratio(p[0], p[2])} "
+                     f"| {_ratio(p[0], p[1])} | {r['pixels']['review']} | {d[0]} of {d[2]} | "
+                     f"{_ratio(d[0], d[2])} | {_ratio(d[0], d[1])} | "
+                     f"{r['pixels']['ms_per_frame']:.1f} |")
+    p, d = tot["p"], tot["d"]
+    ms = statistics.median(r["pixels"]["ms_per_frame"] for r in results)
+    lines.append(f"| **all** | {sum(r['frames'] for r in results)} | {p[0]} of {p[2]} | "
+                 f"{_ratio(p[0], p[2])} | {_ratio(p[0], p[1])} | "
+                 f"{sum(r['pixels']['review'] for r in results)} | {d[0]} of {d[2]} | "
+                 f"{_ratio(d[0], d[2])} | {_ratio(d[0], d[1])} | {ms:.1f} (median) |")
+    lines += ["", "Events over all clips (matched / ours / ground truth, recall):", "",
+              "| kind | pixels | recall | dev mode | recall |", "|---|---|---|---|---|"]
+    for kind in KINDS:
+        a = [sum(r["pixels"]["events"][kind][k] for r in results) for k in range(3)]
+        b = [sum(r["dev"]["events"][kind][k] for r in results) for k in range(3)]
+        lines.append(f"| {kind} | {a[0]} / {a[1]} / {a[2]} | {_ratio(a[0], a[2])} | "
+                     f"{b[0]} / {b[1]} / {b[2]} | {_ratio(b[0], b[2])} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--clips", default="", help="comma-separated clip names (default: all)")
+    ap.add_argument("--out", type=Path, default=ROOT / "build" / "pipeline-bench")
+    ap.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
+    args = ap.parse_args()
+    manifest = json.loads((SAMPLES / "manifest.json").read_text())
+    names = args.clips.split(",") if args.clips else [c["name"] for c in manifest["clips"]]
+    args.out.mkdir(parents=True, exist_ok=True)
+    detector = Detector(threads=2)
+    results = []
+    for name in names:
+        r = run_clip(name, detector, args.out)
+        print(f"{name}: calls {r['pixels']['calls']} (dev {r['dev']['calls']}), "
+              f"{r['pixels']['ms_per_frame']:.1f} ms/frame", flush=True)
+        results.append(r)
+    text = report(results)
+    print(text)
+    if args.write:
+        replace_section(text.splitlines()[0], text)
+
+
+if __name__ == "__main__":
+    main()
