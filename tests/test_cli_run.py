@@ -54,7 +54,14 @@ def test_run_on_a_video_finds_the_split_hit_and_judges_the_shot(tmp_path: Path) 
                      if e["kind"] == "cushion"]
     assert ours_cushions == [(e["objects"][0]["label"], e["cushion"]) for e in truth
                              if e["kind"] == "cushion"]
+    # the clip's camera is bumped at 5.1 s, during the shot: the pipeline re-fits, and if
+    # the table was lost for a moment the engine adds a camera review call to that shot
     calls = [(c["shot"], c["rule"]) for c in lines if c["type"] == "call"]
+    lost = [c for c in lines if c["type"] == "calibration" and not c["ok"]]
+    assert len([c for c in lines if c["type"] == "calibration"]) >= 2  # the re-fit
+    if lost:
+        assert calls[0] == (1, "WPA camera review")
+        calls = calls[1:]
     assert calls == [(c["shot"], c["rule"]) for c in truth_lines("split_hit")
                      if c["type"] == "call"]
     assert all(c["outcome"] in ("legal", "loss_of_turn", "review") for c in lines
