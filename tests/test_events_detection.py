@@ -224,3 +224,43 @@ def test_segmenter_numbers_shots_and_keeps_between_events():
     assert shot.first_contact("cue_ball").labels == ("cue_ball", "ball_1")
     assert set(shot.before.labels) == {"cue_ball", "ball_1"}
     assert np.allclose(shot.before.by_label("cue_ball"), [-600, 0], atol=4)
+
+
+@pytest.mark.parametrize("n_obs", [1, 2, 3, 4, 7, 12])
+def test_batched_path_fits_agree_with_single_fits(n_obs):
+    from adjudication.detection.fitting import fit_path, fit_paths
+
+    rng = np.random.default_rng(n_obs)
+    tau = np.sort(rng.uniform(-0.4, 0.0, (3, 12)), axis=1)
+    xy = rng.normal(0, 300, (3, 12, 2))
+    ok = np.zeros((3, 12), bool)
+    for r in range(3):
+        ok[r, rng.choice(12, n_obs, replace=False)] = True
+    coef, rms, n = fit_paths(tau, xy, ok, 2)
+    for r in range(3):
+        c1, rms1 = fit_path(tau[r][ok[r]], xy[r][ok[r]], 2)
+        assert n[r] == n_obs
+        assert np.allclose(coef[r], c1, atol=1e-6 * max(1.0, np.abs(c1).max()))
+        assert rms[r] == pytest.approx(rms1, abs=1e-6)
+
+
+def test_puck_bouncing_off_a_pawn_held_by_the_cushion_is_a_contact_and_a_cushion():
+    r_pawn = NOVUSS.object_for("red_pawn").radius_mm
+    y_pawn = -500.0 + r_pawn + 0.5  # against cushion a
+    events, res, _ = run(NOVUSS, ["puck", "red_pawn"], [[0.0, -200.0], [0.0, y_pawn]],
+                         physics.Strike(1, -math.pi / 2, 1500.0))
+    contacts = of(events, EventKind.CONTACT)
+    assert [c.labels for c in contacts[:1]] == [("puck", "red_pawn")]
+    truth = [e for e in res.events if e.kind == "contact"][0]
+    assert abs(contacts[0].t_s - truth.t_s) < 0.01
+    pawn_cushions = [e for e in of(events, EventKind.CUSHION) if e.labels == ("red_pawn",)]
+    assert pawn_cushions and pawn_cushions[0].cushion == "a"
+    assert pawn_cushions[0].t_s >= contacts[0].t_s
+
+
+def test_ball_struck_by_the_stroke_within_a_frame_is_pinned_on_the_striker():
+    # the cue ball starts and hits 10 ms later: both onsets come in the same frame
+    events, res, _ = run(POOL, ["cue_ball", "ball_1"], [[0.0, 0.0], [97.0, 1.0]],
+                         physics.Strike(1, 0.0, 4000.0, follow=0.3))
+    contacts = of(events, EventKind.CONTACT)
+    assert contacts and contacts[0].labels == ("cue_ball", "ball_1")

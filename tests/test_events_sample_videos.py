@@ -27,11 +27,7 @@ def segment(name: str):
     return shots, shots_from_sidecar(data)
 
 
-@pytest.mark.parametrize("name", [
-    "split_hit",
-    pytest.param("9ball", marks=pytest.mark.xfail(
-        reason="known weakness: a missed first contact in shot 3 (see the benchmark)")),
-])
+@pytest.mark.parametrize("name", ["split_hit", "9ball"])
 def test_segmenter_matches_sidecar_shots(name):
     shots, truth = segment(name)
     striker = "cue_ball"

@@ -38,6 +38,7 @@ from adjudication.detection.fitting import (
     eval_velocity,
     first_touch,
     fit_path,
+    fit_paths,
     line_touch,
     onset_time,
 )
@@ -124,6 +125,8 @@ class MotionEventDetector:
         self._seg0 = np.zeros(0, dtype=int)
         self._first = np.zeros(0, dtype=int)
         self._carry = np.zeros(0, dtype=bool)
+        self._t_start = np.zeros(0)  # when the current segment left rest (nan: it did not)
+        self._start_xy = np.zeros((0, 2))
         self._shot = 0
         self._shot_on = False
         self._last_motion_t = -math.inf
@@ -149,6 +152,8 @@ class MotionEventDetector:
         self._seg0 = np.append(self._seg0, self._n)
         self._first = np.append(self._first, self._n)
         self._carry = np.append(self._carry, False)
+        self._t_start = np.append(self._t_start, np.nan)
+        self._start_xy = np.concatenate([self._start_xy, np.zeros((1, 2))])
         return s
 
     # ------------------------------------------------------------------ input
@@ -323,6 +328,7 @@ class MotionEventDetector:
             else:
                 self._mode[s] = _MOVING
                 self._seg0[s] = a
+                self._t_start[s] = np.nan
                 self._carry[s] = bool(appeared)
 
         # 3a. onsets of resting tracks (vectorised)
@@ -335,6 +341,9 @@ class MotionEventDetector:
             sig = np.nan_to_num(self._sigma[rest, col], nan=s_.noise_floor_mm)
             thr = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig)
             exceed = np.nan_to_num(d, nan=0.0) > thr[:, None]
+            # a ball knocked into a pocket or off the table is gone before a second frame
+            exceed[:, 1:] |= np.isin(self._state[rest][:, ahead[1:]],
+                                     [TrackState.POCKETED, TrackState.OFF_TABLE])
             need = min(2, look)
             later = exceed[:, 1:].sum(axis=1) >= need
             onset[rest] = exceed[:, 0] & (later | (look == 0))
@@ -348,15 +357,29 @@ class MotionEventDetector:
         # 3b. bends and rest of moving tracks (a loop: few move at once)
         moving = np.flatnonzero(self._mode == _MOVING)
         paths: dict[int, np.ndarray] = {}
+        fitted: set[int] = set()  # paths fitted to three or more observations
         bend = np.zeros(n_slots, dtype=bool)
         to_rest: list[tuple[int, float]] = []
+        batch = self._fit_moving(moving, a, t_a)
         for s in moving.tolist():
-            tau, xy = self._samples(s, max(self._seg0[s], a - s_.fit_frames), a - 1, t_a)
+            fit = batch.get(s)
+            if fit is not None:
+                coef, rms, tau = fit
+                xy = None
+            else:
+                tau, xy = self._samples(s, max(self._seg0[s], a - s_.fit_frames), a - 1, t_a)
             sig = self._sigma_of(s, a)
+            if fit is None and 2 <= len(tau) < 4 and math.isfinite(self._t_start[s]):
+                # just left rest: where and when it left is one more point of the line
+                tau = np.concatenate([[self._t_start[s] - t_a], tau])
+                xy = np.concatenate([self._start_xy[s][None], xy])
             if len(tau) >= 2:
                 deg = 2 if len(tau) >= 4 else 1
-                coef, rms = fit_path(tau, xy, deg)
+                if fit is None:
+                    coef, rms = fit_path(tau, xy, deg)
                 paths[s] = coef
+                if len(tau) >= 3:
+                    fitted.add(s)
                 tt, xa = self._samples(s, a, a + look, t_a)
                 if len(tt):
                     span = float(tau.max() - tau.min()) + 1e-3
@@ -372,9 +395,12 @@ class MotionEventDetector:
                         bend[s] = bool(miss[0] and (len(miss) == 1 or miss[1])) or bool(
                             lo and len(miss) >= 3 and miss[1] and miss[2])
                     soon[s] = bool(np.any(miss[:-1] & miss[1:])) if len(miss) > 1 else bend[s]
-            elif len(tau) < 2:  # just after a change: the frames after it stand in
+            else:  # just after a change: its rest position or the frames after stand in
+                start = self._start_path(s, int(self._seg0[s]), t_a)
                 tau2, xy2 = self._samples(s, self._seg0[s], self._seg0[s] + 2, t_a)
-                if len(tau2) >= 2:
+                if start is not None:
+                    paths[s] = start
+                elif len(tau2) >= 2:
                     paths[s] = fit_path(tau2, xy2, 1)[0]
             if bend[s]:
                 continue
@@ -392,15 +418,38 @@ class MotionEventDetector:
         for s in rest.tolist():
             paths.setdefault(s, np.array([self._rest_xy[s], [0.0, 0.0], [0.0, 0.0]]))
         if triggers:
-            explained = self._causes(a, triggers, paths, onset, bend, soon, t_a)
+            explained = self._causes(a, triggers, paths, onset, bend, soon, t_a, fitted)
 
-        # 5. onsets nobody explains: a stroke, a cluster push or a hand
-        for s in np.flatnonzero(onset).tolist():
-            if s in explained:
-                continue
-            if self._shot_on and self._nearest_mover(s, a, paths, t_a):
-                continue
-            self._unexplained_onset(s, a, look, t_a, onset)
+        # 5. onsets nobody explains yet: struck by a mover (the stroke just played counts),
+        #    pushed by a touching neighbour that was, a stroke, or a hand
+        starts = np.flatnonzero(onset).tolist()
+        if starts:
+            tau0_a = self._window(a)[0]
+            for s in starts:
+                if s in explained and math.isfinite(self._t_start[s]):
+                    self._start_xy[s] = self._rest_xy[s]
+                    continue  # timed by the contact that started it
+                t_on = self._onset_of(s, a, t_a)
+                self._t_start[s] = t_on if t_on is not None else t_a + tau0_a / 2
+                self._start_xy[s] = self._rest_xy[s]
+            started = {s for s in starts if s in explained}
+            remaining = sorted((s for s in starts if s not in explained), key=lambda s: (
+                self._labels[s] not in s_.striker_labels, self._t_start[s]))
+            while True:
+                self._cluster_pushes(a, starts, explained, t_a)
+                started |= explained & set(starts)
+                remaining = [s for s in remaining if s not in explained]
+                if not remaining:
+                    break
+                if self._shot_on:
+                    hit = [s for s in remaining
+                           if self._struck_by(s, a, t_a, paths, started, onset)]
+                    if hit:
+                        explained.update(hit)
+                        continue
+                s = remaining.pop(0)
+                if self._unexplained_onset(s, a, look, t_a, onset):
+                    started.add(s)
 
         # 6. line crossings between the last two observations of moving tracks
         if self._lines:
@@ -413,6 +462,7 @@ class MotionEventDetector:
             self._seg0[s] = a
         for s in np.flatnonzero(bend).tolist():
             self._seg0[s] = a
+            self._t_start[s] = np.nan
         for s, t_stop in to_rest:
             self._mode[s] = _REST
             tau, xy = self._samples(s, a - 2, a, t_a)
@@ -436,6 +486,29 @@ class MotionEventDetector:
                 and t_a - self._last_motion_t >= s_.shot_end_window_s):
             self._pending.append((self._shot_end(self._last_motion_t), 0.0))
         return []
+
+    def _fit_moving(self, moving: np.ndarray, a: int, t_a: float
+                    ) -> dict[int, tuple[np.ndarray, float, np.ndarray]]:
+        """Quadratics through the current segments (up to ``fit_frames`` before frame
+        ``a``) of all moving tracks with four or more observations, solved at once:
+        slot -> (coefficients, RMS residual, sample times)."""
+        if len(moving) == 0:
+            return {}
+        f = self.settings.fit_frames
+        ks = np.arange(a - f, a)
+        valid = ks >= max(0, self._n - self._hist)
+        cols = ks % self._hist
+        ok = (self._seen[moving][:, cols] & valid[None] & (ks[None] >= self._seg0[moving, None]))
+        n = ok.sum(axis=1)
+        use = n >= 4
+        if not np.any(use):
+            return {}
+        tau = np.broadcast_to(self._t[cols] - t_a, ok.shape)[use]
+        coef, rms, _ = fit_paths(tau, self._xy[moving[use]][:, cols], ok[use], 2)
+        out = {}
+        for r, s in enumerate(moving[use].tolist()):
+            out[s] = (coef[r], float(rms[r]), tau[r][ok[use][r]])
+        return out
 
     def _shot_end(self, t_s: float) -> Event:
         frame_idx = max(0, self._analysed - 1)
@@ -474,7 +547,8 @@ class MotionEventDetector:
         return self._T(max(k0, lo)) - t_a, 0.0, t_a
 
     def _causes(self, a: int, triggers: list[int], paths: dict[int, np.ndarray],
-                onset: np.ndarray, bend: np.ndarray, soon: np.ndarray, t_a: float) -> set[int]:
+                onset: np.ndarray, bend: np.ndarray, soon: np.ndarray, t_a: float,
+                fitted: set[int]) -> set[int]:
         s_ = self.settings
         tau0, tau1, _ = self._window(a)
         explained: set[int] = set()
@@ -494,15 +568,27 @@ class MotionEventDetector:
             dist = np.linalg.norm(pos - pos[ii][None], axis=2).min(axis=1)
             rsum = self._radius[have] + self._radius[i]
             near = np.flatnonzero((dist < rsum + s_.contact_gate_mm + 20.0) & (have != i))
-            for jj in near.tolist():
+            still = [not (soon[int(have[jj])] or onset[int(have[jj])] or bend[int(have[jj])])
+                     and int(have[jj]) not in moving_before for jj in near.tolist()]
+            # held objects last, the one the path reaches first first
+            order = sorted(range(len(near)), key=lambda q: (still[q], closest_approach(
+                paths[i], paths[int(have[near[q]])], tau0, tau1)[0] if still[q]
+                else dist[near[q]]))
+            for jj in near[order].tolist():
                 j = int(have[jj])
                 if i not in moving_before and j not in moving_before:
                     continue  # two resting objects: a cluster push, judged below
                 exact_only = False
+                bounce_only = False
                 if not (soon[j] or onset[j] or bend[j]):
                     if j not in moving_before:
-                        continue  # a resting object that was hit moves
-                    exact_only = True  # the striker's bend may show only later
+                        # a resting object that was hit moves, unless it is held (against a
+                        # cushion): then the striker bounces straight back off it
+                        if not (bend[i] and i in fitted and self._held(j)) or i in explained:
+                            continue
+                        bounce_only = True
+                    else:
+                        exact_only = True  # the striker's bend may show only later
                 key = (min(i, j), max(i, j))
                 if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
                     continue
@@ -519,6 +605,8 @@ class MotionEventDetector:
                         continue
                     conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2))
                     conf *= 0.8
+                if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
+                    continue
                 striker, other = (i, j)
                 vi = eval_velocity(ci, tc)
                 vj = eval_velocity(cj, tc)
@@ -535,59 +623,169 @@ class MotionEventDetector:
                 self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(striker),
                                                              self._ref(other)),
                             eval_path(paths[striker], tc), conf, sigma_t)
+                if other not in moving_before:
+                    self._pressed_cushion(other, dvec, t_a + tc, a)
+                    self._t_start[other] = t_a + tc  # the root times its start best
                 explained.update((i, j))
             if bend[i] and i in moving_before:
                 if self._cushion(i, a, paths[i], tau0, tau1, t_a):
                     explained.add(i)
-        # cluster pushes: resting objects touching each other that start together
-        starts = [s for s in np.flatnonzero(onset).tolist()]
-        for x in range(len(starts)):
-            for y in range(x + 1, len(starts)):
-                i, j = starts[x], starts[y]
-                gap = float(np.linalg.norm(self._rest_xy[i] - self._rest_xy[j]))
-                gap -= self._radius[i] + self._radius[j]
-                if gap > 3.0:
-                    continue
-                if i not in explained and j not in explained:
-                    continue
-                first, second = (i, j) if i in explained else (j, i)
-                key = (min(i, j), max(i, j))
-                if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
-                    continue
-                self._last_pair_t[key] = t_a
-                t_on = self._onset_of(first, a, t_a) or (t_a + tau0 / 2)
-                self._event(EventKind.CONTACT, t_on, a, (self._ref(first), self._ref(second)),
-                            self._rest_xy[first], 0.7 * self._quality([i, j], a), 0.005)
-                explained.add(second)
         return explained
 
-    def _nearest_mover(self, s: int, a: int, paths: dict[int, np.ndarray],
-                       t_a: float) -> bool:
-        """During a shot, an onset nothing explains is pinned on the moving object that
-        came nearest (within 40 mm of touching), at a low confidence."""
+    def _held(self, s: int) -> bool:
+        """Whether resting slot ``s`` lies against a cushion (within 3 mm of its nose)."""
+        d = (self._rest_xy[s] - self._cush_a) @ self._cush_n.T
+        return bool(np.any(np.diag(d) - self._radius[s] < 3.0))
+
+    def _bounced_off(self, i: int, a: int, ci: np.ndarray, cj: np.ndarray, tc: float,
+                     t_a: float) -> bool:
+        """Whether mover ``i``'s motion after frame ``a`` lost most of its speed towards the
+        object whose path ``cj`` its own ``ci`` touched at ``tc``."""
+        tt, xa = self._samples(i, a, a + self.settings.lag_frames, t_a)
+        if len(tt) < 2:
+            return False
+        after, _ = fit_path(tt, xa, 1 if len(tt) < 4 else 2)
+        dvec = eval_path(cj, tc) - eval_path(ci, tc)
+        nrm = dvec / max(float(np.linalg.norm(dvec)), 1e-9)
+        v_in = float(eval_velocity(ci, tc) @ nrm)
+        v_out = float(eval_velocity(after, tc) @ nrm)
+        return v_in > 100.0 and v_out < 0.5 * v_in
+
+    def _cluster_pushes(self, a: int, starts: list[int], explained: set[int],
+                        t_a: float) -> None:
+        """Contacts passed on through touching resting objects (a rack, a row of pawns):
+        every object starting now that a chain of touching ones (each within 3 mm of the
+        next) links to one that was struck. The objects in between may hardly move (a
+        Newton's cradle); each link is a contact at the struck object's start."""
+        waiting = [s for s in starts if s not in explained]
+        if not waiting:
+            return
+        rest = np.flatnonzero(self._mode == _REST)
+        if len(rest) < 2:
+            return
+        d = np.linalg.norm(self._rest_xy[rest, None] - self._rest_xy[None, rest], axis=2)
+        touch = (d - self._radius[rest, None] - self._radius[None, rest] < 3.0)
+        np.fill_diagonal(touch, False)
+        pos = {int(s): k for k, s in enumerate(rest.tolist())}
+        grew = True
+        while grew and waiting:
+            grew = False
+            for first in [s for s in starts if s in explained and s in pos]:
+                prev = {pos[first]: -1}
+                frontier = [pos[first]]
+                while frontier:  # breadth first through the touching ones
+                    nxt = []
+                    for k in frontier:
+                        for m in np.flatnonzero(touch[k]).tolist():
+                            if m not in prev:
+                                prev[m] = k
+                                nxt.append(m)
+                    frontier = nxt
+                for s in waiting:
+                    if s in explained or s not in pos or pos[s] not in prev:
+                        continue
+                    chain = [pos[s]]
+                    while prev[chain[-1]] != -1:
+                        chain.append(prev[chain[-1]])
+                    chain = [int(rest[k]) for k in reversed(chain)]
+                    if len(chain) > 9:
+                        continue
+                    t_on = float(self._t_start[first])
+                    for x, y in zip(chain[:-1], chain[1:], strict=True):
+                        key = (min(x, y), max(x, y))
+                        if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+                            continue
+                        self._last_pair_t[key] = t_a
+                        self._event(EventKind.CONTACT, t_on, a, (self._ref(x), self._ref(y)),
+                                    self._rest_xy[x], 0.7 * self._quality([x, y], a), 0.005)
+                        self._pressed_cushion(y, self._rest_xy[y] - self._rest_xy[x], t_on, a)
+                    explained.add(s)
+                    grew = True
+            waiting = [s for s in waiting if s not in explained]
+
+    def _start_path(self, j: int, a0: int, t_a: float) -> np.ndarray | None:
+        """Path of an object that left rest at ``_t_start[j]``, from its rest position and
+        its first observation after (frames from ``a0``): the motion before anything hit."""
+        t0 = float(self._t_start[j])
+        if not math.isfinite(t0):
+            return None
+        tt, xa = self._samples(j, a0, a0 + 2, t_a)
+        tau0 = t0 - t_a
+        ok = tt > tau0 + 1e-3
+        if not np.any(ok):
+            return None
+        k = int(np.flatnonzero(ok)[0])
+        v = (xa[k] - self._start_xy[j]) / float(tt[k] - tau0)
+        return np.stack([self._start_xy[j] - v * tau0, v, np.zeros(2)])
+
+    def _struck_by(self, s: int, a: int, t_a: float, paths: dict[int, np.ndarray],
+                   started: set[int], onset: np.ndarray) -> bool:
+        """During a shot, an onset no fitted touch explains is a contact with the moving
+        object whose path passed nearest its rest position when it left (within 40 mm of
+        touching), the departure along the line of centres breaking near ties. Objects that
+        left rest this very frame (the stroke itself) move from their rest position."""
+        t_on = float(self._t_start[s])
         tau0, tau1, _ = self._window(a, s)
         rest = np.array([self._rest_xy[s], [0.0, 0.0], [0.0, 0.0]])
-        best: tuple[float, float, int] | None = None
-        for j, cj in paths.items():
-            if j == s or self._mode[j] != _MOVING:
+        tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
+        u = xa[0] - self._rest_xy[s] if len(tt) else np.zeros(2)
+        u = u / max(float(np.linalg.norm(u)), 1e-9)
+        lo = max(t_on - t_a - 1.5 * self._dt, tau0 - self._dt)
+        hi = min(t_on - t_a + 0.5 * self._dt, tau1)
+        if hi <= lo:
+            lo, hi = tau0 - self._dt, tau1
+        cands: list[tuple[float, float, int, np.ndarray]] = []
+        for j in range(len(self._ids)):
+            if j == s:
                 continue
-            tc, dmin = closest_approach(cj, rest, tau0 - self._dt, tau1)
+            if j in started:
+                cj = self._start_path(j, a, t_a)
+                if cj is None or float(self._t_start[j]) > t_on + 0.5 * self._dt:
+                    continue
+            elif self._mode[j] == _MOVING and j in paths and not onset[j]:
+                cj = paths[j]
+            else:
+                continue
+            tc, dmin = closest_approach(cj, rest, lo, hi)
             gap = dmin - float(self._radius[s] + self._radius[j])
-            if gap < 40.0 and (best is None or gap < best[0]):
-                best = (gap, tc, j)
-        if best is None:
+            if gap > 40.0:
+                continue
+            loc = self._rest_xy[s] - eval_path(cj, tc)
+            cos = float(loc @ u) / max(float(np.linalg.norm(loc)), 1e-9)
+            cands.append((max(gap, 0.0) + 20.0 * (1.0 - cos), tc, j, cj))
+        if not cands:
             return False
-        gap, tc, j = best
+        cands.sort(key=lambda c: c[0])
+        score, tc, j, cj = cands[0]
         key = (min(s, j), max(s, j))
         if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
             return True
         self._last_pair_t[key] = t_a
-        t_on = self._onset_of(s, a, t_a)
-        t_ev = t_on if t_on is not None else t_a + tc
-        conf = 0.5 * math.exp(-((max(gap, 0.0) / 20.0) ** 2)) * self._quality([s, j], a)
-        self._event(EventKind.CONTACT, t_ev, a, (self._ref(j), self._ref(s)),
-                    eval_path(paths[j], t_ev - t_a), conf, 0.005)
+        conf = 0.95 * math.exp(-((max(score - 5.0, 0.0) / 25.0) ** 2))
+        if len(cands) > 1 and cands[1][0] - score < 10.0:
+            conf = min(conf, 0.45)  # two movers fit about as well: for review
+        conf *= self._quality([s, j], a)
+        self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(s)),
+                    eval_path(cj, t_on - t_a), conf, 0.005)
+        self._pressed_cushion(s, self._rest_xy[s] - eval_path(cj, t_on - t_a), t_on, a)
         return True
+
+    def _pressed_cushion(self, s: int, push_xy: np.ndarray, t_s: float, a: int) -> None:
+        """A resting object against a cushion, pushed into it (``push_xy`` the line of
+        centres towards it), bounces off that cushion the moment it is hit."""
+        r = float(self._radius[s])
+        p = self._rest_xy[s]
+        nrm = push_xy / max(float(np.linalg.norm(push_xy)), 1e-9)
+        for k in range(len(self._cush_a)):
+            n = self._cush_n[k]
+            if float((p - self._cush_a[k]) @ n) - r > 3.0 or float(nrm @ n) > -0.2:
+                continue
+            ab = self._cush_b[k] - self._cush_a[k]
+            u = float((p - self._cush_a[k]) @ ab) / float(ab @ ab)
+            if not 0.0 <= u <= 1.0:
+                continue
+            self._event(EventKind.CUSHION, t_s, a, (self._ref(s),), p - r * n,
+                        0.9 * self._quality([s], a), cushion=self.spec.cushions[k].name)
 
     def _cushion(self, s: int, a: int, coef: np.ndarray, tau0: float, tau1: float,
                  t_a: float) -> bool:
@@ -633,7 +831,8 @@ class MotionEventDetector:
         return None if tc is None else t_a + tc
 
     def _unexplained_onset(self, s: int, a: int, look: int, t_a: float,
-                           onset: np.ndarray) -> None:
+                           onset: np.ndarray) -> bool:
+        """A stroke (True: the striker now moves) or a hand."""
         s_ = self.settings
         tau0, tau1, _ = self._window(a)
         tt, xa = self._samples(s, a, a + look, t_a)
@@ -652,14 +851,22 @@ class MotionEventDetector:
                     float(tt.max() - (t_on - t_a)), self._dt)
             else:
                 ballistic = float(c[0]) > s_.strike_min_speed_mm_s
+        others = np.flatnonzero(onset)
+        others = others[others != s]
+        if len(others) and not ballistic:
+            # struck into an object at once (stun, follow): it starts in the same frame
+            near = np.linalg.norm(self._rest_xy[others] - self._rest_xy[s], axis=1) < 300.0
+            ballistic = bool(np.any(near)) and len(tt) >= 1 and float(
+                np.linalg.norm(xa[0] - self._rest_xy[s])) > 20.0
         if not self._shot_on and self._labels[s] in s_.striker_labels and ballistic:
             self._shot += 1
             self._shot_on = True
             self._last_motion_t = t_on
             self._event(EventKind.SHOT_START, t_on, a, (self._ref(s),), self._rest_xy[s],
                         self._quality([s], a))
-            return
+            return True
         self._carry[s] = True  # a hand: reported when it rests again
+        return False
 
     def _removal(self, s: int, a: int, state: int) -> None:
         t_a = self._T(a)

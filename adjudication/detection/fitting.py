@@ -37,6 +37,37 @@ def fit_path(tau_s: np.ndarray, xy_mm: np.ndarray, degree: int = 2) -> tuple[np.
     return coef, float(math.sqrt(float((resid**2).sum()) / dof)) if k > deg + 1 else 0.0
 
 
+def fit_paths(
+    tau_s: np.ndarray, xy_mm: np.ndarray, ok: np.ndarray, degree: int = 2
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``fit_path`` for many tracks at once, by their normal equations (3x3 systems).
+
+    ``tau_s`` ``(M, K)`` times, ``xy_mm`` ``(M, K, 2)``, ``ok`` ``(M, K)`` which samples
+    count. The degree of each row drops to what its samples allow. Returns coefficients
+    ``(M, 3, 2)``, RMS residuals ``(M,)`` and sample counts ``(M,)``.
+    """
+    m = len(tau_s)
+    w = ok.astype(float)
+    n = ok.sum(axis=1)
+    tau = np.where(ok, tau_s, 0.0)
+    xy = np.where(ok[..., None], xy_mm, 0.0)
+    design = np.stack([w, tau, tau * tau], axis=2)  # (M, K, 3), zero rows where not ok
+    deg = np.clip(np.minimum(degree, n - 1), 0, 2)
+    keep = np.arange(3)[None, :] <= deg[:, None]  # (M, 3) terms used
+    design = design * keep[:, None, :]
+    lhs = np.einsum("mki,mkj->mij", design, design)
+    rhs = np.einsum("mki,mkc->mic", design, xy)
+    lhs[:, np.arange(3), np.arange(3)] += ~keep  # unused terms: 1 * c = 0
+    coef = np.zeros((m, 3, 2))
+    good = n > 0
+    if np.any(good):
+        coef[good] = np.linalg.solve(lhs[good], rhs[good])
+    resid = (xy - design @ coef) * w[..., None]
+    dof = np.maximum(n - deg - 1, 1)
+    rms = np.where(n > deg + 1, np.sqrt((resid**2).sum(axis=(1, 2)) / dof), 0.0)
+    return coef, rms, n
+
+
 def eval_path(coef: np.ndarray, tau_s: np.ndarray | float) -> np.ndarray:
     """Positions ``(T, 2)`` (or ``(2,)`` for a scalar time) of a path."""
     tau = np.asarray(tau_s, dtype=float)
