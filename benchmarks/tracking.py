@@ -85,15 +85,19 @@ def track_clip(gt: GroundTruth, seed: int, max_mm: float,
 
 def pocketed_ok(gt: GroundTruth, truth_frame: np.ndarray, run: list[Tracks],
                 t0: float, t1: float) -> bool:
-    """Do the tracker's pocketed labels over [t0, t1] equal the truth's?"""
+    """Do the tracker's pocketed labels over [t0, t1 + 0.5 s] equal the truth's (objects
+    that went into a pocket in that span)?"""
     def frame_at(t: float) -> int:
         k = int(np.searchsorted(gt.t_s[truth_frame], t))
         return min(max(k, 0), len(run) - 1)
 
     a, b = frame_at(t0), frame_at(t1 + 0.5)
     fa, fb = truth_frame[a], truth_frame[b]
-    truth = Counter(lab for lab, s0, s1 in zip(gt.labels, gt.status[fa], gt.status[fb],
-                                               strict=True) if s0 != POCKETED and s1 == POCKETED)
+    # pocketed at any time in the span: a Novuss pawn or puck is taken out of the bag
+    # (status "not on the table") soon after the shot, and the camera cannot see that
+    potted = (gt.status[fa:fb + 1] == POCKETED).any(axis=0)
+    truth = Counter(lab for lab, s0, p in zip(gt.labels, gt.status[fa], potted, strict=True)
+                    if s0 != POCKETED and p)
     before = {int(i) for i, s in zip(run[a].id, run[a].state, strict=True)
               if s == TrackState.POCKETED}
     got = Counter(lab for i, lab, s in zip(run[b].id, run[b].label, run[b].state, strict=True)

@@ -89,6 +89,11 @@ class TrackerSettings:
       through confirmed candidates.
       Stage 2 pairs only the same labels: a misread and a sudden change of motion in the
       same frame are left to the next frame.
+    * ``knock_near_mm`` (100): a resting object of a label with many objects (a Novuss
+      pawn) is re-found by a jump only if a mover's path since it was last seen passed
+      this close (and then within twice that mover's speed): in a cluster struck by the
+      puck a whole row starts at once, but a pawn whose detection went missing must not
+      grab a detection across the board. Larger follows longer chains of contacts.
 
     Motion states
     * ``start_moving_chi2`` (25) and ``start_moving_mm`` (5): a resting track starts moving
@@ -112,6 +117,23 @@ class TrackerSettings:
     * ``moved_min_unseen_s`` (0.3) and ``moved_min_mm`` (8): a resting object re-found
       after being unseen this long, this far from where it rested, was moved by hand (a
       ``MOVED`` note) rather than struck.
+    * ``pocket_margin_mm`` (3): a seen centre path must reach this far inside a pocket's
+      capture circle to be pocketed (a disc sliding along the rail past a Novuss hole
+      grazes the circle; noise must not drop it in). A track lost on a path that comes
+      within this margin of the circle is pocketed: its disappearance is the evidence.
+    * ``empty_near_mm`` (60) and ``empty_after_frames`` (3): an unseen resting track
+      whose neighbour within ``empty_near_mm`` is seen for this many frames (and which has
+      been unseen ``moved_min_unseen_s``) lies where the camera sees: its place is empty,
+      and a new detection of its label is that object moved by hand. Larger radii find
+      the evidence for lone objects but take a neighbour beside a hand for proof.
+    * ``lost_pocket_slack`` (2.0): a track lost on a path into a pocket is pocketed only if
+      it reached the capture circle within this many times the interval between its last
+      sighting and the first frame without it (an object still rolling on the surface
+      would have been seen). Higher pockets objects lost under a hand near a pocket; lower
+      rejects real pots seen far from the pocket at low frame rates.
+    * ``hidden_max_s`` (2.0): an unseen resting track without such evidence is presumed
+      moved after this long (the longest a hand hides a still object); until then a new
+      detection of its label waits rather than take or duplicate its identity.
 
     New identities
     * ``confirm_hits`` (3) of ``confirm_window`` (5) frames: more rejects flicker better
@@ -151,6 +173,12 @@ class TrackerSettings:
     off_table_horizon_s: float = 0.1
     moved_min_unseen_s: float = 0.3
     moved_min_mm: float = 8.0
+    pocket_margin_mm: float = 3.0
+    empty_near_mm: float = 60.0
+    empty_after_frames: int = 3
+    hidden_max_s: float = 2.0
+    knock_near_mm: float = 100.0
+    lost_pocket_slack: float = 2.0
     confirm_hits: int = 3
     confirm_window: int = 5
     spawn_min_score: float = 0.5
@@ -169,7 +197,9 @@ class TrackerSettings:
         non_negative = ("label_mismatch_cost", "start_moving_chi2",
                         "start_moving_mm", "rest_speed_mm_s", "off_table_speed_mm_s",
                         "off_table_margin_mm", "off_table_lost_s", "off_table_horizon_s",
-                        "moved_min_unseen_s", "moved_min_mm",
+                        "moved_min_unseen_s", "moved_min_mm", "pocket_margin_mm",
+                        "empty_near_mm", "hidden_max_s", "lost_pocket_slack",
+                        "knock_near_mm",
                         "spawn_min_score", "duplicate_after_s")
         for name in non_negative:
             value = getattr(self, name)
@@ -178,7 +208,8 @@ class TrackerSettings:
         if not 1 <= self.confirm_hits <= self.confirm_window <= 30:
             raise ValueError("TrackerSettings needs 1 <= confirm_hits <= confirm_window <= 30, "
                              f"got {self.confirm_hits} of {self.confirm_window}")
-        for name in ("occluded_after_misses", "lost_min_misses", "max_candidates"):
+        for name in ("occluded_after_misses", "lost_min_misses", "max_candidates",
+                     "empty_after_frames"):
             if getattr(self, name) < 1:
                 raise ValueError(f"TrackerSettings.{name} must be >= 1, got {getattr(self, name)}")
         if not 0 < self.label_vote_decay <= 1:
@@ -251,6 +282,9 @@ class Tracker:
         self._capacity = np.array([cap[label] for label in self.labels])
         self._unique = self._capacity == 1
         self._radius = np.array([spec.object_for(label).radius_mm for label in self.labels])
+        # Detections of a different size are never the same object (a Novuss pawn is not
+        # the puck); colours and numbers of one size may be misread as each other.
+        self._compatible = np.isclose(self._radius[:, None], self._radius[None, :], rtol=0.1)
         self._pockets = _Pockets(
             np.array([p.centre_xy_mm for p in spec.pockets], dtype=float).reshape(-1, 2),
             np.array([p.capture_radius_mm for p in spec.pockets], dtype=float),
@@ -271,6 +305,10 @@ class Tracker:
         self._votes = np.zeros((0, len(self.labels)))
         self._moving = np.zeros(0, dtype=bool)
         self._retired = np.zeros(0, dtype=int)  # 0 in play, else TrackState value
+        self._retired_t = np.zeros(0)
+        self._empty = np.zeros(0, dtype=int)  # frames its hold position was seen empty
+        self._held = np.zeros(0, dtype=bool)  # lost while moving: rests where it coasted to
+        self._first_miss_t = np.zeros(0)  # the first frame without it, since last seen
         self._last_seen_t = np.zeros(0)
         self._last_seen_xy = np.zeros((0, 2))
         self._misses = np.zeros(0, dtype=int)
@@ -311,6 +349,7 @@ class Tracker:
         # the pockets on its way.
         recent = t - self._last_seen_t <= s.jump_window_s
         path_from = np.where(recent[:, None], self._x[:, :2], np.nan)
+        path_t0 = self._t_state.copy()
         self._predict(live, t)
 
         obs_track = np.full(n_obs, -1)  # track row per observation
@@ -328,8 +367,9 @@ class Tracker:
             d2 = mahalanobis_sq(self._x[live, :2], self._P[live, :2, :2], z, sigma)
             other = self._label[live][:, None] != lab[None, :]
             cost = d2 + s.label_mismatch_cost * other
-            cost = np.where((cost <= s.gate_chi2) & ~(other & own_read[live][:, None]),
-                            cost, _INFEASIBLE)
+            ok = (cost <= s.gate_chi2) & ~(other & own_read[live][:, None])
+            ok &= self._compatible[self._label[live][:, None], lab[None, :]]
+            cost = np.where(ok, cost, _INFEASIBLE)
             rows, cols = self._assign(cost)
             if len(rows):
                 tr = live[rows]
@@ -342,23 +382,12 @@ class Tracker:
         if len(left_tr) and len(left_ob):
             # detections that continue a candidate belong to that new object
             left_ob = left_ob[~self._continues_candidate(z[left_ob], t)]
-            # a resting pawn starts moving only when something moving is near it (within
-            # 100 mm plus the mover's travel in 0.1 s)
-            calm = ~self._moving[left_tr] & ~self._unique[self._label[left_tr]]
-            if calm.any():
-                movers = live[self._moving[live]]
-                near = np.zeros(int(calm.sum()), dtype=bool)
-                if len(movers):
-                    d = np.linalg.norm(self._x[left_tr[calm], None, :2]
-                                       - self._x[movers][None, :, :2], axis=2)
-                    mover_speed = np.hypot(self._x[movers, 2], self._x[movers, 3])
-                    near = (d <= 100.0 + mover_speed[None] * 0.1).any(axis=1)
-                keep = np.ones(len(left_tr), dtype=bool)
-                keep[np.flatnonzero(calm)[~near]] = False
-                left_tr = left_tr[keep]
         if len(left_tr) and len(left_ob):
             unseen = np.clip(t - self._last_seen_t[left_tr], 0.0, s.jump_window_s)
             reach = s.max_speed_mm_s * unseen + 3 * np.sqrt(self._P[left_tr, 0, 0]) + 10.0
+            calm = ~self._moving[left_tr] & ~self._unique[self._label[left_tr]]
+            if calm.any():
+                reach[calm] = self._calm_reach(left_tr[calm], live, t)
             d_last = np.linalg.norm(z[left_ob][None] - self._last_seen_xy[left_tr][:, None],
                                     axis=2)
             d_pred = np.linalg.norm(z[left_ob][None] - self._x[left_tr, None, :2], axis=2)
@@ -379,11 +408,13 @@ class Tracker:
         matched_xy[rows] = z[hit]
         start = path_from[rows]
         start = np.where(np.isnan(start), z[hit], start)
-        self._after_match(rows, z[hit], lab[hit], score[hit], start, t)
+        self._after_match(rows, z[hit], lab[hit], score[hit], start, t - path_t0[rows], t)
+        self._empty_evidence(live, seen, matched_xy)
 
         # -- unseen tracks in play: coast, then hold; lost into a pocket or over a rail
         unseen_rows = live[~seen[live]]
         self._misses[unseen_rows] += 1
+        self._first_miss_t[unseen_rows[self._misses[unseen_rows] == 1]] = t
         self._lost(unseen_rows, t)
 
         # -- candidates and new identities
@@ -444,6 +475,45 @@ class Tracker:
         ok = sub[r, c] < _INFEASIBLE
         return r_idx[r[ok]], c_idx[c[ok]]
 
+    def _calm_reach(self, rows: np.ndarray, live: np.ndarray, t: float) -> np.ndarray:
+        """How far a resting object of a label with many objects (a Novuss pawn) can have
+        gone while unseen (0: nowhere). Knocked: as far as twice the speed of a mover whose
+        path since the object was last seen passed within ``knock_near_mm`` of it. Moved
+        by hand: hidden ``moved_min_unseen_s`` or longer, to a detection that overlaps
+        where it lay (nothing else can be there)."""
+        s = self.settings
+        unseen_s = t - self._last_seen_t[rows]
+        span = np.clip(unseen_s, 0.0, s.jump_window_s)
+        reach = np.zeros(len(rows))
+        movers = live[self._moving[live]]
+        if len(movers):
+            p = self._x[rows, None, :2]  # (R, 1, 2)
+            b = self._x[movers][None, :, :2]  # (1, M, 2) where each mover is now
+            ab = self._x[movers][None, :, 2:] * span[:, None, None]  # its path since
+            u = np.clip(((p - b + ab) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9),
+                        0.0, 1.0)
+            d = np.linalg.norm(p - (b - ab + u[..., None] * ab), axis=2)
+            mover_speed = np.hypot(self._x[movers, 2], self._x[movers, 3])
+            knock = np.where(d <= s.knock_near_mm, 2 * mover_speed[None], 0.0).max(axis=1)
+            # contacts run along touching objects: a row of pawns starts at once
+            if (knock > 0).any() and not knock.all():
+                r = self._radius[self._label[rows]]
+                gap = np.linalg.norm(self._x[rows, None, :2] - self._x[None, rows, :2], axis=2)
+                touching = gap <= r[:, None] + r[None, :] + s.start_moving_mm
+                for _ in range(len(rows)):
+                    passed = np.where(touching, knock[None, :], 0.0).max(axis=1)
+                    grown = np.maximum(knock, passed)
+                    if np.array_equal(grown, knock):
+                        break
+                    knock = grown
+            reach = np.where(knock > 0, knock * span + 3 * np.sqrt(self._P[rows, 0, 0]) + 10,
+                             0.0)
+        # between shots nothing moves: a hidden object found overlapping where it lay was
+        # moved by hand
+        hidden = (unseen_s >= s.moved_min_unseen_s) & (reach == 0)
+        overlap = 2 * self._radius[self._label[rows]]
+        return np.where(hidden, overlap, reach)
+
     def _stage1_update(self, tr: np.ndarray, z: np.ndarray, sigma: np.ndarray,
                        d2: np.ndarray, t: float, notes: list[TrackNote]) -> None:
         s = self.settings
@@ -499,13 +569,15 @@ class Tracker:
         self._t_state[rows] = t
 
     def _after_match(self, rows: np.ndarray, z: np.ndarray, lab: np.ndarray, score: np.ndarray,
-                     prev_xy: np.ndarray, t: float) -> None:
+                     prev_xy: np.ndarray, path_dt: np.ndarray, t: float) -> None:
         s = self.settings
         if not len(rows):
             return
         self._last_seen_t[rows] = t
         self._last_seen_xy[rows] = z
         self._misses[rows] = 0
+        self._empty[rows] = 0
+        self._held[rows] = False
         self._t_state[rows] = t
         # label votes
         self._votes[rows] *= s.label_vote_decay
@@ -529,10 +601,29 @@ class Tracker:
             self._moving[r] = False
             self._slow_since[r] = np.nan
         # pockets and off the table, from the path since the previous frame (an object at
-        # rest cannot cross anything)
-        go = self._moving[rows]
+        # rest cannot cross anything; nor can one that would have had to outrun
+        # max_speed_mm_s: that path is a wrong pairing, not a motion)
+        step = np.linalg.norm(z - prev_xy, axis=1)
+        reach = s.max_speed_mm_s * np.maximum(path_dt, 0.0) + 3 * np.sqrt(self._P[rows, 0, 0]) + 10
+        go = self._moving[rows] & (step <= reach)
         if go.any():
-            self._retire_crossing(rows[go], prev_xy[go], z[go], t, require_speed=False)
+            self._retire_crossing(rows[go], prev_xy[go], z[go], t, require_speed=True,
+                                  margin_mm=s.pocket_margin_mm,
+                                  path_speed=step[go] / np.maximum(path_dt[go], 1e-3))
+
+    def _empty_evidence(self, live: np.ndarray, seen: np.ndarray,
+                        matched_xy: np.ndarray) -> None:
+        """Count, for every unseen resting track, the frames in which a neighbour within
+        ``empty_near_mm`` of its hold position was seen: the place is in view and empty."""
+        unseen = live[~seen[live] & ~self._moving[live]]
+        if not len(unseen):
+            return
+        others = np.flatnonzero(seen)
+        if not len(others):
+            return
+        d = np.linalg.norm(self._x[unseen, None, :2] - matched_xy[others][None], axis=2)
+        near = (d <= self.settings.empty_near_mm).any(axis=1)
+        self._empty[unseen[near]] += 1
 
     def _relabel(self, row: int, label: int) -> None:
         if self._unique[label]:
@@ -542,15 +633,24 @@ class Tracker:
         self._label[row] = label
 
     def _retire_crossing(self, rows: np.ndarray, a: np.ndarray, b: np.ndarray, t: float,
-                         require_speed: bool) -> None:
+                         require_speed: bool, margin_mm: float = 0.0,
+                         path_speed: np.ndarray | None = None) -> None:
         """Retire tracks whose centre path ``a -> b`` entered a pocket's capture circle
-        (POCKETED) or left the playing surface away from the pockets (OFF_TABLE)."""
+        (less ``margin_mm``; POCKETED) or left the playing surface away from the pockets
+        (OFF_TABLE; with ``require_speed`` only at ``off_table_speed_mm_s`` or faster, by
+        the filter or by ``path_speed``: a disc slid in over the rail by hand is slow)."""
         s = self.settings
         if not len(rows):
             return
         pk = self._pockets
         if len(pk.capture_mm):
-            hit, frac = _segment_hits_circle(a, b, pk.centre_xy_mm, pk.capture_mm)
+            radius = np.maximum(pk.capture_mm - margin_mm, 1.0)
+            hit, frac = _segment_hits_circle(a, b, pk.centre_xy_mm, radius)
+            # the object ends this path in the pocket: a centre seen beyond the hole, back
+            # on the surface, did not drop (a pairing across the pocket, or a graze)
+            at_hole = (np.linalg.norm(b[:, None] - pk.centre_xy_mm[None], axis=2)
+                       <= np.maximum(pk.hole_mm, pk.capture_mm)[None])
+            hit &= at_hole
             potted = hit.any(axis=1)
             if potted.any():
                 where = np.where(hit, frac, np.inf).min(axis=1)
@@ -559,6 +659,8 @@ class Tracker:
                 self._retire(r, TrackState.POCKETED, xy)
                 keep = ~potted
                 rows, a, b = rows[keep], a[keep], b[keep]
+                if path_speed is not None:
+                    path_speed = path_speed[keep]
         if not len(rows):
             return
         outside = (np.abs(b) > self._half_wh + s.off_table_margin_mm).any(axis=1)
@@ -567,7 +669,10 @@ class Tracker:
                            <= pk.hole_mm[None]).any(axis=1)
             outside &= ~near_pocket
         if require_speed:
-            outside &= np.linalg.norm(self._x[rows, 2:], axis=1) >= s.off_table_speed_mm_s
+            speed = np.linalg.norm(self._x[rows, 2:], axis=1)
+            if path_speed is not None:
+                speed = np.maximum(speed, path_speed)
+            outside &= speed >= s.off_table_speed_mm_s
         if outside.any():
             r = rows[outside]
             xy = np.clip(b[outside], -self._half_wh - self.spec.rail_width_mm,
@@ -576,6 +681,7 @@ class Tracker:
 
     def _retire(self, rows: np.ndarray, state: TrackState, xy: np.ndarray) -> None:
         self._retired[rows] = int(state)
+        self._retired_t[rows] = self._t_s if self._t_s is not None else 0.0
         self._x[rows] = np.hstack([xy, np.zeros_like(xy)])
         self._moving[rows] = False
 
@@ -593,7 +699,7 @@ class Tracker:
             horizon = np.minimum(t - self._last_seen_t[judge], s.coast_s)
             a = self._last_seen_xy[judge]
             b = a + self._x[judge, 2:] * horizon[:, None]
-            self._retire_lost(judge, a, b, pockets_only=True)
+            self._retire_lost(judge, a, b, horizon, pockets_only=True)
         # One lost fast, heading over a rail within off_table_horizon_s, and not seen again
         # for off_table_lost_s (a ball that bounced back would be) has left the table.
         gone = moving[(t - self._last_seen_t[moving] >= s.off_table_lost_s)
@@ -601,16 +707,23 @@ class Tracker:
         if len(gone):
             a = self._last_seen_xy[gone]
             b = a + self._x[gone, 2:] * s.off_table_horizon_s
-            self._retire_lost(gone, a, b, pockets_only=False)
+            self._retire_lost(gone, a, b, np.full(len(gone), s.off_table_horizon_s),
+                              pockets_only=False)
         # Coasted long enough: hold where it got to, inside the surface.
         held = moving[(t - self._last_seen_t[moving] >= s.coast_s)
                       & (self._retired[moving] == 0)]
         if len(held):
             xy = np.clip(self._x[held, :2], -self._half_wh, self._half_wh)
             self._settle(held, xy, np.sqrt(self._P[held, 0, 0]), t)
+            self._held[held] = True
 
     def _retire_lost(self, rows: np.ndarray, a: np.ndarray, b: np.ndarray,
-                     pockets_only: bool) -> None:
+                     duration_s: np.ndarray, pockets_only: bool) -> None:
+        """Judge tracks lost on the path ``a -> b`` (run in ``duration_s``). Pocketed: the
+        path comes within ``pocket_margin_mm`` of a capture circle before any rail, soon
+        enough (``lost_pocket_slack``) that the object was gone by the first frame that
+        missed it; had it still been on the surface, that frame would have shown it. Off
+        the table (unless ``pockets_only``): ``b`` lies beyond a rail, reached fast."""
         s = self.settings
         d = b - a
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -619,14 +732,17 @@ class Tracker:
         exit_frac = np.clip(np.nan_to_num(to_edge.min(axis=1), nan=1.0, posinf=1.0), 0.0, 1.0)
         pk = self._pockets
         if len(pk.capture_mm):
-            hit, _ = _segment_hits_circle(a, a + exit_frac[:, None] * d, pk.centre_xy_mm,
-                                          pk.capture_mm)
-            potted = hit.any(axis=1)
+            radius = pk.capture_mm + s.pocket_margin_mm
+            hit, frac = _segment_hits_circle(a, a + exit_frac[:, None] * d, pk.centre_xy_mm,
+                                             radius)
+            enter = np.where(hit, frac, np.inf).min(axis=1) * np.maximum(exit_frac, 1e-9)
+            window = self._first_miss_t[rows] - self._last_seen_t[rows]
+            potted = np.isfinite(enter) & (enter * duration_s <= s.lost_pocket_slack * window)
             if potted.any():
-                self._retire_crossing(rows[potted], a[potted], b[potted], 0.0,
-                                      require_speed=False)
-            keep = self._retired[rows] == 0
-            rows, a, b = rows[keep], a[keep], b[keep]
+                xy = a[potted] + enter[potted, None] * d[potted]
+                self._retire(rows[potted], TrackState.POCKETED, xy)
+                keep = ~potted
+                rows, a, b = rows[keep], a[keep], b[keep]
         if len(rows) and not pockets_only:
             outside = (np.abs(b) > self._half_wh + s.off_table_margin_mm).any(axis=1)
             fast = np.linalg.norm(self._x[rows, 2:], axis=1) >= s.off_table_speed_mm_s
@@ -760,11 +876,54 @@ class Tracker:
                 return False
             log.info("tracker: %s seen at two places for %.1f s; a second track",
                      self.labels[label], t - cand.first_t_s)
-        elif len(in_play) >= self._capacity[label]:
-            return False
+        else:
+            taken = self._reidentify(cand, label, in_play, t, frame, notes, seen, matched_xy)
+            if taken is not None:
+                return taken
+            if len(in_play) >= self._capacity[label]:
+                return False
         row = self._new_track(cand, label, t)
         notes.append(self._note(NoteKind.NEW, row, t, frame, cand.xy_mm))
         return True
+
+    def _reidentify(self, cand: _Candidate, label: int, in_play: np.ndarray, t: float,
+                    frame: int, notes: list[TrackNote], seen: np.ndarray,
+                    matched_xy: np.ndarray) -> bool | None:
+        """A new detection of a label with several objects (Novuss pawns) is, in this order
+        of preference: an object lost in motion and never re-found; one moved by hand from
+        a place now seen empty; a pocketed or off-table one put back (a penalty pawn, a pawn
+        returned to the circle). True when it took over an identity, False when it must
+        wait (an object of its label is hidden and may still be where it was), None when
+        it is a new object."""
+        s = self.settings
+        gone = in_play[(self._last_seen_t[in_play] < cand.first_t_s)
+                       & (self._misses[in_play] > 0) & ~self._moving[in_play]]
+        if len(gone):
+            d = np.linalg.norm(self._x[gone, :2] - cand.xy_mm, axis=1)
+            held = self._held[gone]
+            if held.any():
+                row = int(gone[held][np.argmin(d[held])])
+                self._take_over(row, cand, t, seen, matched_xy)
+                return True
+            unseen_s = t - self._last_seen_t[gone]
+            proven = (unseen_s >= s.hidden_max_s) | (
+                (unseen_s >= s.moved_min_unseen_s) & (self._empty[gone] >= s.empty_after_frames))
+            if proven.any():
+                row = int(gone[proven][np.argmin(d[proven])])
+                notes.append(self._note(NoteKind.MOVED, row, t, frame, cand.xy_mm,
+                                        from_xy=self._last_seen_xy[row]))
+                self._take_over(row, cand, t, seen, matched_xy)
+                return True
+            return False
+        same = np.flatnonzero((self._label == label) & (self._retired > 0))
+        if len(same):
+            row = int(same[np.argmax(self._retired_t[same])])
+            notes.append(self._note(NoteKind.PLACED, row, t, frame, cand.xy_mm,
+                                    from_xy=self._x[row, :2]))
+            self._retired[row] = 0
+            self._take_over(row, cand, t, seen, matched_xy)
+            return True
+        return None
 
     def _take_over(self, row: int, cand: _Candidate, t: float, seen: np.ndarray,
                    matched_xy: np.ndarray) -> None:
@@ -776,6 +935,8 @@ class Tracker:
         self._last_seen_t[row] = t
         self._last_seen_xy[row] = cand.xy_mm
         self._misses[row] = 0
+        self._empty[row] = 0
+        self._held[row] = False
         seen[row] = True
         matched_xy[row] = cand.xy_mm
 
@@ -793,6 +954,10 @@ class Tracker:
         self._votes = np.vstack([self._votes, cand.votes[None]])
         self._moving = np.r_[self._moving, moving]
         self._retired = np.r_[self._retired, 0]
+        self._retired_t = np.r_[self._retired_t, np.nan]
+        self._empty = np.r_[self._empty, 0]
+        self._held = np.r_[self._held, False]
+        self._first_miss_t = np.r_[self._first_miss_t, np.nan]
         self._last_seen_t = np.r_[self._last_seen_t, t]
         self._last_seen_xy = np.vstack([self._last_seen_xy, cand.xy_mm])
         self._misses = np.r_[self._misses, 0]
