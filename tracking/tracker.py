@@ -99,8 +99,11 @@ class TrackerSettings:
     * ``start_moving_chi2`` (25) and ``start_moving_mm`` (5): a resting track starts moving
       when a detection lies beyond both; lower catches soft touches a frame sooner but
       turns detector noise into motion.
-    * ``rest_speed_mm_s`` (25) and ``rest_after_s`` (0.15): a moving track rests once its
-      filtered speed stays below ``rest_speed_mm_s`` this long.
+    * ``rest_speed_mm_s`` (25) and ``rest_after_s`` (0.15): a moving track rests once it
+      is slow this long: its filtered speed below ``rest_speed_mm_s``, or its observations
+      all within ``rest_radius_mm`` (5) of where the slow spell began. The second test is
+      what settles a ball that stopped: the filtered velocity of a moving track follows the
+      detector's noise (tens of mm/s at 1 mm and 30 fps), its displacement does not.
     * ``coast_s`` (0.3): a moving track unseen is extrapolated this long, then held where
       it got to. Longer follows balls through a passing arm; shorter avoids parking a
       stopped ball's track far beyond where it stopped.
@@ -164,6 +167,7 @@ class TrackerSettings:
     start_moving_mm: float = 5.0
     rest_speed_mm_s: float = 25.0
     rest_after_s: float = 0.15
+    rest_radius_mm: float = 5.0
     coast_s: float = 0.3
     occluded_after_misses: int = 2
     lost_min_misses: int = 2
@@ -189,7 +193,8 @@ class TrackerSettings:
 
     def __post_init__(self) -> None:
         positive = ("q_moving_mm2_s3", "q_resting_mm2_s3", "gate_chi2", "max_speed_mm_s",
-                    "jump_window_s", "rest_after_s", "coast_s", "candidate_gate_mm")
+                    "jump_window_s", "rest_after_s", "coast_s", "candidate_gate_mm",
+                    "rest_radius_mm")
         for name in positive:
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0):
@@ -313,6 +318,7 @@ class Tracker:
         self._last_seen_xy = np.zeros((0, 2))
         self._misses = np.zeros(0, dtype=int)
         self._slow_since = np.zeros(0)
+        self._anchor_xy = np.zeros((0, 2))  # where a moving track's still spell began
         self._candidates: list[_Candidate] = []
         self._next_id = 1
         self._t_s: float | None = None
@@ -588,7 +594,9 @@ class Tracker:
         # rest detection
         moving = self._moving[rows]
         speed = np.linalg.norm(self._x[rows, 2:], axis=1)
-        slow = moving & (speed < s.rest_speed_mm_s)
+        still = np.linalg.norm(z - self._anchor_xy[rows], axis=1) <= s.rest_radius_mm
+        self._anchor_xy[rows[~still]] = z[~still]  # a still spell would begin here
+        slow = moving & ((speed < s.rest_speed_mm_s) | still)
         since = self._slow_since[rows]
         since = np.where(slow & np.isnan(since), t, np.where(slow, since, np.nan))
         self._slow_since[rows] = since
@@ -962,6 +970,7 @@ class Tracker:
         self._last_seen_xy = np.vstack([self._last_seen_xy, cand.xy_mm])
         self._misses = np.r_[self._misses, 0]
         self._slow_since = np.r_[self._slow_since, np.nan]
+        self._anchor_xy = np.vstack([self._anchor_xy, cand.xy_mm])
         return len(self._id) - 1
 
     # ------------------------------------------------------------------ output
