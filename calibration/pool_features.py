@@ -24,6 +24,17 @@ it is refused rather than returned wrong. Features:
   one line of the cushion that does not move with the viewing angle.
 * **Diamonds.** Small bright blobs on the rail tops (z = ``spec.rail_height_mm``), found as
   intensity-weighted centroids near their predicted positions.
+* **Rail edges**, only for a side that shows neither nose nor diamonds. A camera hung
+  beyond a side cannot see its cushion face (the rail top hides it), so edges found there
+  are not taken as the nose; the side is held instead by the rail's inner edge behind the
+  cushion top, at the rail height, as far behind the nose as it is measured to be on the
+  sides whose noses were found.
+
+Before a fit is returned, ``check_cloth_sides`` looks at points the fit did not use: the
+strip just inside each nose must look like the cloth, and a rail top must not where the
+other rails do not. A fit with a side on the wrong edge (80 mm or more off) explains its
+own features well and would otherwise be returned silently; it is refused instead, and the
+next cloth outline candidate is tried.
 
 An edge sample gives only its distance across the nose line; its position along the line
 is taken from the current camera (the sample's back-projection, projected onto the line),
@@ -59,10 +70,51 @@ ROUGH_FOCAL_PRIOR_PX = 10.0
 _CLOTH_TOLERANCE_SCALES = (1.0, 0.6, 0.4)
 _MIN_CLOTH_TOLERANCE = 4.0
 _WIDE_OPEN_PX = 15
+#: The last-resort cloth mask: pixels of the cloth's hue (within this many degrees) at
+#: any chroma and lightness within this range of the cloth's (light falling off toward the
+#: corners), for cloth with at least this chroma (Lab units; grey and black cloth have no
+#: hue to go by); its pieces larger than this share of the frame are joined.
+_SHADED_HUE_DEG = 8.0
+_SHADED_RANGE = (0.35, 1.6)
+_MIN_SHADED_CHROMA = 12.0
+_PIECE_FRACTION = 0.01
+#: The rail's inner edge behind the cushion top (where a side shows no nose): first
+#: looked for this far outward of the noses, within this search (mm), and believed at
+#: widths within this range (the cloth-covered cushion top is 35-60 mm on most tables).
+_RAIL_SHIFT_GUESS_MM = 45.0
+_RAIL_SEARCH_MM = 35.0
+_RAIL_SHIFT_RANGE_MM = (15.0, 90.0)
+#: A camera beyond a nose line (or less than this many mm inside it, horizontally) cannot
+#: see that cushion's face: the edges found there are not taken as the nose. A little
+#: further in, the face is thin (42 mm of face seen from 3.5 m, 250 mm in: about a
+#: pixel) but the cloth still ends at the nose, within a millimetre.
+_FACE_MARGIN_MM = 50.0
 #: Most nose samples per cushion (a 4K frame's cushion at 6 px spacing is about 400).
 _MAX_SAMPLES_PER_CUSHION = 1000
 #: Fewest nose edge points that let a side hold the final fit (without two diamonds).
 _MIN_SIDE_EDGES = 10
+
+#: The side check (``check_cloth_sides``): table points every ``_CHECK_STEP_MM`` along
+#: each side, this far from the corners and the middle pockets; the cloth strip at these
+#: depths inside the nose (z = 0), the rail top at these depths outside it (z = rail
+#: height, beyond the cloth-covered cushion top and clear of the diamonds).
+_CHECK_STEP_MM = 40.0
+_CHECK_CORNER_MM = 150.0
+_CHECK_SIDE_POCKET_MM = 130.0
+_CHECK_CLOTH_DEPTHS_MM = (25.0, 50.0, 75.0, 100.0)
+_CHECK_RAIL_DEPTHS_MM = (108.0, 122.0, 132.0)
+#: Least colour distance (Lab, L weighted by half) taken as "not the cloth".
+_CHECK_MIN_TOLERANCE = 10.0
+#: A side whose cloth strip is cloth-coloured on less than this share is off; one whose
+#: rail top is cloth-coloured on more than ``_CHECK_MAX_RAIL_CLOTH_SHARE`` while the other
+#: rails are on less than ``_CHECK_RAIL_CLOTH_ELSEWHERE`` is off too (black cloth beside
+#: black rails leaves the second test silent). A body or a sleeve over part of a side
+#: must not trip them: they ask for most of the side.
+_CHECK_MIN_CLOTH_SHARE = 0.5
+_CHECK_MAX_RAIL_CLOTH_SHARE = 0.6
+_CHECK_RAIL_CLOTH_ELSEWHERE = 0.25
+#: Fewest in-frame points that let a side take part in the check.
+_CHECK_MIN_POINTS = 8
 
 Project = Callable[[np.ndarray], np.ndarray]  # (N, 3) table mm -> (N, 2) px
 
@@ -84,7 +136,13 @@ class PoolFitSettings:
     RMS residual (nose edges and diamonds mapped back onto the table) taken as a table;
     noses found right fit within about 0.5 mm, while a fit that locked a side onto the
     wrong edge (a rail, a shadow) is left near 1 mm or more; raise it for blurred or
-    heavily compressed frames, at the risk of returning such fits.
+    heavily compressed frames, at the risk of returning such fits. ``rail_max_rms_mm``:
+    the same for a fit that holds a side by its rail's inner edge (the side showed no
+    nose): that edge and the diamonds sit on the rail top, 42 mm above the noses, and such
+    fits leave 1-1.2 mm where they are 1.5-2.5 mm off the truth. ``max_rms_px``: the
+    limit never falls below this many pixels at the table centre: the residuals are
+    pixel measurements, and a table that fills little of the frame (a broadcast view)
+    leaves more millimetres for the same pixels.
     ``diamond_search_mm``: radius of the search around each predicted diamond; it must
     cover the parallax a wrong camera height gives the rail tops, and stay under half the
     diamond spacing. ``fit_edges_max``: the most nose edge points each round's camera
@@ -101,6 +159,8 @@ class PoolFitSettings:
     rounds: int = 3
     pinhole_rounds: int = 2
     max_rms_mm: float = 1.0
+    max_rms_px: float = 0.4
+    rail_max_rms_mm: float = 1.25
     diamond_search_mm: float = 40.0
     fit_edges_max: int = 160
 
@@ -109,8 +169,10 @@ class PoolFitSettings:
             raise ValueError("sample_step_px, search_mm and refine_search_mm must be > 0")
         if self.rounds < 1:
             raise ValueError(f"rounds must be >= 1, got {self.rounds}")
-        if self.max_rms_mm <= 0 or self.diamond_search_mm <= 0:
-            raise ValueError("max_rms_mm and diamond_search_mm must be > 0")
+        if min(self.max_rms_mm, self.rail_max_rms_mm, self.max_rms_px,
+               self.diamond_search_mm) <= 0:
+            raise ValueError(
+                "max_rms_mm, rail_max_rms_mm, max_rms_px and diamond_search_mm must be > 0")
         if self.fit_edges_max < 20:
             raise ValueError(f"fit_edges_max must be >= 20, got {self.fit_edges_max}")
 
@@ -166,6 +228,34 @@ def _cloth_masks(frame_bgr: np.ndarray) -> Iterator[np.ndarray]:
         found = True
         out = (labels == best).astype(np.uint8) * 255
         yield cv2.resize(out, (w, h), interpolation=cv2.INTER_NEAREST)
+    # Last resorts. Arena light falls off toward the corners and darkens the cloth beyond
+    # the colour tolerance, and an arm across the cloth cuts a piece off: the cloth's hue
+    # at any brightness, and every large piece of it together.
+    chroma_ref = float(np.hypot(ref[1], ref[2]))
+    if chroma_ref >= _MIN_SHADED_CHROMA:
+        chroma = np.hypot(lab[..., 1], lab[..., 2])
+        cos_hue = (lab[..., 1] * ref[1] + lab[..., 2] * ref[2]) / np.maximum(
+            chroma * chroma_ref, 1e-6)
+        ratio_c, ratio_l = chroma / chroma_ref, lab[..., 0] / max(float(ref[0]), 1e-6)
+        shaded = ((cos_hue > np.cos(np.radians(_SHADED_HUE_DEG)))
+                  & (ratio_c > _SHADED_RANGE[0]) & (ratio_c < _SHADED_RANGE[1])
+                  & (ratio_l > _SHADED_RANGE[0]) & (ratio_l < _SHADED_RANGE[1]))
+        mask = cv2.morphologyEx(shaded.astype(np.uint8) * 255, cv2.MORPH_CLOSE, k)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+        big = [i for i in range(1, n)
+               if stats[i, cv2.CC_STAT_AREA] > _PIECE_FRACTION * sh * sw]
+        if big:
+            out = np.isin(labels, big).astype(np.uint8) * 255
+            # one region for ``outline_corners``: the pieces' joint convex hull
+            pts = cv2.findNonZero(out)
+            hull = cv2.convexHull(pts)
+            joined = np.zeros_like(out)
+            cv2.fillConvexPoly(joined, hull, 255)
+            area = np.count_nonzero(joined) / (sh * sw)
+            if 0.12 < area < 0.95:
+                found = True
+                yield cv2.resize(joined, (w, h), interpolation=cv2.INTER_NEAREST)
     if not found:
         raise CalibrationError(reason)
 
@@ -263,15 +353,26 @@ def _assign_corners(corners_px: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------- the features
 
 
-def _nose_samples(spec: TableSpec, project: Project, settings: PoolFitSettings):  # type: ignore[no-untyped-def]
+def _nose_samples(  # type: ignore[no-untyped-def]
+    spec: TableSpec,
+    project: Project,
+    settings: PoolFitSettings,
+    shift_mm: float = 0.0,
+    z_mm: float = NOSE_EDGE_Z_MM,
+    only: frozenset[int] | None = None,
+):
     """Table points on the nose lines, about ``sample_step_px`` apart, with their cushion's
-    inward normal and index."""
+    inward normal and index; with ``shift_mm``, on lines that far outward of the noses
+    (seen at height ``z_mm``), and with ``only``, on those cushions alone."""
     pts, normals, idx = [], [], []
     for ci, c in enumerate(spec.cushions):
+        if only is not None and ci not in only:
+            continue
         a, b = np.asarray(c.a_xy_mm), np.asarray(c.b_xy_mm)
         u = (b - a) / c.length_mm
         a, b = a + u * settings.mouth_margin_mm, b - u * settings.mouth_margin_mm
-        ends = project(np.array([[*a, NOSE_EDGE_Z_MM], [*b, NOSE_EDGE_Z_MM]]))
+        a, b = a - shift_mm * np.asarray(c.normal_xy), b - shift_mm * np.asarray(c.normal_xy)
+        ends = project(np.array([[*a, z_mm], [*b, z_mm]]))
         span = float(np.linalg.norm(ends[1] - ends[0]))
         # a camera gone wild can put a cushion kilometres of pixels long: cap the count
         n = int(np.clip(span / settings.sample_step_px, 2, _MAX_SAMPLES_PER_CUSHION)
@@ -280,6 +381,8 @@ def _nose_samples(spec: TableSpec, project: Project, settings: PoolFitSettings):
         pts.append(a + s * (b - a))
         normals.append(np.repeat([c.normal_xy], n, axis=0))
         idx.append(np.full(n, ci))
+    if not pts:
+        return np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0, int)
     return np.concatenate(pts), np.concatenate(normals), np.concatenate(idx)
 
 
@@ -289,10 +392,17 @@ def _find_edges(
     project: Project,
     search_mm: float,
     settings: PoolFitSettings,
+    shift_mm: float = 0.0,
+    z_mm: float = NOSE_EDGE_Z_MM,
+    only: frozenset[int] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Nose edge pixels ``(M, 2)``, the cushion index and table seed point of each."""
-    xy, nrm, idx = _nose_samples(spec, project, settings)
-    z = NOSE_EDGE_Z_MM
+    """Nose edge pixels ``(M, 2)``, the cushion index and table seed point of each; with
+    ``shift_mm``/``z_mm``/``only``, the edges of lines beyond the noses (see
+    ``_nose_samples``): the rail's inner edge behind the cushion top."""
+    xy, nrm, idx = _nose_samples(spec, project, settings, shift_mm, z_mm, only)
+    if len(xy) == 0:
+        return np.zeros((0, 2)), np.zeros(0, int), np.zeros((0, 2))
+    z = z_mm
     inner = project(np.column_stack([xy + nrm * search_mm, np.full(len(xy), z)]))
     outer = project(np.column_stack([xy - nrm * search_mm, np.full(len(xy), z)]))
     mid = project(np.column_stack([xy, np.full(len(xy), z)]))
@@ -446,7 +556,8 @@ def fit_pool(
     st = settings or PoolFitSettings()
     h, w = frame_bgr.shape[:2]
     frame_bgr = np.ascontiguousarray(frame_bgr, dtype=np.uint8)
-    lum = _lab(frame_bgr)[..., 0]
+    lab = _lab(frame_bgr)
+    lum = np.ascontiguousarray(lab[..., 0])
     gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
     # The cloth's outline is only a start, and the cloth-coloured region is not always the
@@ -459,6 +570,7 @@ def fit_pool(
                 corners_px = _assign_corners(outline_corners(mask, start))
                 calib = _fit_from_corners(lum, gray, spec, corners_px, st)
                 check_camera(calib)
+                check_cloth_sides(lab, calib)
                 return calib
             except CalibrationError as exc:
                 first = first or exc
@@ -495,6 +607,11 @@ def _fit_from_corners(
     calib: Calibration | None = None
     for rnd in range(st.rounds + 1):
         edge_px, edge_i, seeds = _find_edges(lum, spec, project, search, st)
+        if calib is not None:
+            # a nose the camera cannot see is no nose: what was found there is another
+            # edge (the rail's, behind the cushion top)
+            seen = ~np.isin(edge_i, list(_hidden_cushions(calib)))
+            edge_px, edge_i, seeds = edge_px[seen], edge_i[seen], seeds[seen]
         if len(edge_px) < 20:
             raise CalibrationError(
                 f"no table found: only {len(edge_px)} cushion edge points were seen"
@@ -524,16 +641,31 @@ def _fit_from_corners(
         search = min(st.refine_search_mm, 15.0)
         log.debug("round %d: %d edges, %d diamonds", rnd, len(edge_px), len(dia_px))
     assert calib is not None
+    seen = ~np.isin(edge_i, list(_hidden_cushions(calib)))
+    edge_px, edge_i = edge_px[seen], edge_i[seen]
+    # A side that shows no nose (the camera hangs beyond it: the rail top hides the
+    # cushion face) is held by the rail's inner edge behind its cushion top instead.
+    rail_px, rail_i, rail_shift = np.zeros((0, 2)), np.zeros(0, int), 0.0
+    found = _bare_side_rails(lum, spec, calib, edge_px, edge_i, dia_px, dia_xyz, st)
+    if found is not None:
+        calib, rail_px, rail_i, rail_shift = found
     # The final fit by the shared solver, with each edge point's along-line position taken
     # from the converged camera: it reports per-feature residuals and drops outliers.
     edge_xy = _on_nose(spec, edge_i, calib.to_table(edge_px, NOSE_EDGE_Z_MM))
-    px = np.concatenate([edge_px, dia_px])
-    xyz = np.concatenate(
-        [np.column_stack([edge_xy, np.full(len(edge_xy), NOSE_EDGE_Z_MM)]), dia_xyz]
-    )
+    rail_n = np.array([spec.cushions[i].normal_xy for i in rail_i], float).reshape(-1, 2)
+    rail_xy = _on_nose(spec, rail_i, calib.to_table(rail_px, spec.rail_height_mm)
+                       + rail_shift * rail_n) - rail_shift * rail_n
+    px = np.concatenate([edge_px, rail_px, dia_px])
+    xyz = np.concatenate([
+        np.column_stack([edge_xy, np.full(len(edge_xy), NOSE_EDGE_Z_MM)]),
+        np.column_stack([rail_xy, np.full(len(rail_xy), spec.rail_height_mm)]),
+        dia_xyz,
+    ])
     err = np.linalg.norm(calib.to_image(xyz[:, :2], xyz[:, 2]) - px, axis=1)
     keep = err < max(st.gate_px, 2.5 * float(np.median(err)))
-    names = [f"nose_{spec.cushions[i].name}" for i in edge_i] + ["diamond"] * len(dia_px)
+    names = ([f"nose_{spec.cushions[i].name}" for i in edge_i]
+             + [f"rail_{spec.cushions[i].name}" for i in rail_i] + ["diamond"] * len(dia_px))
+    edge_i = np.concatenate([edge_i, rail_i])  # the sides' edges, for the checks below
     try:
         # k1 only, from the converged camera, as in the rounds: edges along the outline
         # barely tell k2 from the focal length, and a free k2 runs away
@@ -542,7 +674,10 @@ def _fit_from_corners(
                       lens=1, start=calib)
     except ValueError as exc:
         raise CalibrationError(f"no table found: {exc}") from exc
-    if not np.isfinite(calib.rms_mm) or calib.rms_mm > st.max_rms_mm:
+    max_rms = st.rail_max_rms_mm if len(rail_px) else st.max_rms_mm
+    # the residuals are pixel measurements: a table small in the frame leaves more mm
+    max_rms = max(max_rms, st.max_rms_px / _px_per_mm(_calib_projector(calib)))
+    if not np.isfinite(calib.rms_mm) or calib.rms_mm > max_rms:
         raise CalibrationError(f"no table found: the fit leaves {calib.rms_mm:.1f} mm rms")
     n_dia_kept = int(keep[len(edge_i) :].sum())
     log.debug("final: %d of %d diamonds kept", n_dia_kept, len(dia_px))
@@ -555,6 +690,162 @@ def _fit_from_corners(
         )
     _check_sides(spec, edge_i[keep[: len(edge_i)]], dia_xyz[keep[len(edge_i) :], :2])
     return calib
+
+
+def _hidden_cushions(calib: Calibration) -> frozenset[int]:
+    """Cushions whose face (below the nose, down to the cloth) the camera cannot see, or
+    sees too thin to place an edge on: the camera hangs beyond the nose line or within
+    ``_FACE_MARGIN_MM`` of it, horizontally."""
+    spec = calib.spec
+    c = calib.camera_centre_mm[:2]
+    return frozenset(
+        i for i, cu in enumerate(spec.cushions)
+        if float(np.dot(c - np.asarray(cu.a_xy_mm), cu.normal_xy)) < _FACE_MARGIN_MM
+    )
+
+
+def _side_keys(spec: TableSpec, edge_i: np.ndarray) -> tuple[list[frozenset[int]], np.ndarray]:
+    """The cushion indices of each side (-x, +x, -y, +y) and each side's edge count."""
+    keys = ((1, 0), (-1, 0), (0, 1), (0, -1))
+    members = [frozenset(i for i, c in enumerate(spec.cushions)
+                         if (round(c.normal_xy[0]), round(c.normal_xy[1])) == key)
+               for key in keys]
+    counts = np.array([int(np.isin(edge_i, list(m)).sum()) for m in members])
+    return members, counts
+
+
+def _bare_side_rails(
+    lum: np.ndarray,
+    spec: TableSpec,
+    calib: Calibration,
+    edge_px: np.ndarray,
+    edge_i: np.ndarray,
+    dia_px: np.ndarray,
+    dia_xyz: np.ndarray,
+    st: PoolFitSettings,
+) -> tuple[Calibration, np.ndarray, np.ndarray, float] | None:
+    """For sides that show too few nose edges: the rail's inner edge (where the cushion
+    top ends, at the rail height) on those sides, and the camera refitted with it.
+
+    A camera beyond a side (its nadir outside the table) cannot see that side's cushion
+    face: the rail top hides it and the cloth seems to run on into the cushion top, so the
+    side shows no nose. Its rail's inner edge is still there, a known distance behind the
+    nose: that distance (the cushion top's width, which varies between tables) is measured
+    on the sides whose noses were found. Returns ``None`` when no side is bare or the
+    rail edges are not found (then the usual checks refuse the fit)."""
+    members, counts = _side_keys(spec, edge_i)
+    # a side whose diamonds hold it needs no rail edge (and is better without one)
+    hx, hy = spec.half_wh_mm
+    outward = np.array([(-1, 0), (1, 0), (0, -1), (0, 1)], float)
+    half = np.array([hx, hx, hy, hy])
+    n_dia = ((dia_xyz[:, :2] @ outward.T > half).sum(axis=0) if len(dia_xyz)
+             else np.zeros(4, int))
+    bare = [k for k in range(4) if counts[k] < _MIN_SIDE_EDGES and n_dia[k] < 2]
+    good = [k for k in range(4) if counts[k] >= 3 * _MIN_SIDE_EDGES]
+    if not bare or len(good) < 2:
+        return None
+    z = spec.rail_height_mm
+    project = _calib_projector(calib)
+    on_good = frozenset().union(*(members[k] for k in good))
+    px, idx, _ = _find_edges(lum, spec, project, _RAIL_SEARCH_MM, st, _RAIL_SHIFT_GUESS_MM,
+                             z, on_good)
+    if len(px) < 2 * _MIN_SIDE_EDGES:
+        return None
+    nrm = np.array([spec.cushions[i].normal_xy for i in idx], float)
+    nose = np.sum(np.array([spec.cushions[i].a_xy_mm for i in idx], float) * nrm, axis=1)
+    width = nose - np.sum(calib.to_table(px, z) * nrm, axis=1)  # outward of the nose
+    shift = float(np.median(width))
+    spread = float(np.median(np.abs(width - shift)))
+    if not _RAIL_SHIFT_RANGE_MM[0] < shift < _RAIL_SHIFT_RANGE_MM[1] or spread > 5.0:
+        log.debug("rail edge behind the cushion tops not found (%.1f +- %.1f mm)", shift,
+                  spread)
+        return None
+    on_bare = frozenset().union(*(members[k] for k in bare))
+    rail_px, rail_i = np.zeros((0, 2)), np.zeros(0, int)
+    for search in (st.search_mm * 0.5, st.refine_search_mm, 15.0):
+        rail_px, rail_i, _ = _find_edges(lum, spec, project, search, st, shift, z, on_bare)
+        if len(rail_px) < _MIN_SIDE_EDGES * len(bare):
+            return None
+        calib = _fit_lines(calib, edge_px, edge_i, dia_px, dia_xyz, st,
+                           rail=(rail_px, rail_i, shift, z))
+        project = _calib_projector(calib)
+    log.debug("bare sides %s held by %d rail edge points %.1f mm behind the noses", bare,
+              len(rail_px), shift)
+    return calib, rail_px, rail_i, shift
+
+
+def _side_points(spec: TableSpec, depths_mm: tuple[float, ...], step_mm: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Table points ``(N, 2)`` along each side at each depth (mm inward of the nose line,
+    negative: outward), away from the pockets, and the side index (0..3: -x, +x, -y, +y)."""
+    hx, hy = spec.half_wh_mm
+    pts, side = [], []
+    for k, normal in enumerate(((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))):
+        n = np.array(normal)
+        tangent = np.array([-n[1], n[0]])
+        half_across, half_along = (hx, hy) if n[0] else (hy, hx)
+        s = np.arange(-half_along + _CHECK_CORNER_MM, half_along - _CHECK_CORNER_MM, step_mm)
+        if not n[0]:  # the long sides' middle pockets
+            s = s[np.abs(s) > _CHECK_SIDE_POCKET_MM]
+        for d in depths_mm:
+            pts.append((d - half_across) * n + s[:, None] * tangent)
+            side.append(np.full(len(s), k))
+    return np.concatenate(pts), np.concatenate(side)
+
+
+def check_cloth_sides(lab: np.ndarray, calib: Calibration) -> None:
+    """``CalibrationError`` when a side of the fitted table contradicts the image: its cloth
+    strip (just inside the nose) is not cloth-coloured, or its rail top is cloth-coloured
+    while the other rails are not. A fit that put a side on the wrong edge (a rail edge, a
+    shadow, the cloth's end beyond a cushion top) can explain its own features and still be
+    a hundred millimetres off; this test uses none of the fit's features, only the colours
+    the fitted camera predicts at table points it did not fit.
+
+    ``lab`` is the frame in Lab (float, L in 0..100), as ``_lab`` makes it."""
+    spec = calib.spec
+    h, w = lab.shape[:2]
+    in_xy, in_side = _side_points(spec, _CHECK_CLOTH_DEPTHS_MM, _CHECK_STEP_MM)
+    rail_xy, rail_side = _side_points(spec, tuple(-d for d in _CHECK_RAIL_DEPTHS_MM),
+                                      _CHECK_STEP_MM)
+
+    def sample(xy: np.ndarray, z: float) -> tuple[np.ndarray, np.ndarray]:
+        px = calib.to_image(xy, z)
+        ok = np.all(np.isfinite(px), axis=1)
+        ok &= (px[:, 0] >= 2) & (px[:, 0] < w - 2) & (px[:, 1] >= 2) & (px[:, 1] < h - 2)
+        px = np.where(ok[:, None], px, 0.0).astype(np.float32)
+        col = cv2.remap(lab, px[:, 0:1], px[:, 1:2], cv2.INTER_LINEAR).reshape(-1, 3)
+        return col, ok
+
+    in_col, in_ok = sample(in_xy, 0.0)
+    rail_col, rail_ok = sample(rail_xy, spec.rail_height_mm)
+    if in_ok.sum() < 20:
+        return
+    weight = np.array([0.5, 1.0, 1.0], np.float32)
+    ref = np.median(in_col[in_ok], axis=0)
+    d_in = np.linalg.norm((in_col - ref) * weight, axis=1)
+    d_rail = np.linalg.norm((rail_col - ref) * weight, axis=1)
+    thr = max(_CHECK_MIN_TOLERANCE, 2.5 * float(np.median(d_in[in_ok])))
+    f_in, f_rail = np.full(4, np.nan), np.full(4, np.nan)
+    for k in range(4):
+        sel = in_ok & (in_side == k)
+        if sel.sum() >= _CHECK_MIN_POINTS:
+            f_in[k] = float(np.mean(d_in[sel] < thr))
+        sel = rail_ok & (rail_side == k)
+        if sel.sum() >= _CHECK_MIN_POINTS:
+            f_rail[k] = float(np.mean(d_rail[sel] < thr))
+    names = ("-x", "+x", "-y", "+y")
+    for k in range(4):
+        if f_in[k] < _CHECK_MIN_CLOTH_SHARE:
+            raise CalibrationError(
+                f"no table found: the fit's {names[k]} side is off (only {f_in[k]:.0%} of "
+                f"the strip inside its cushion looks like the cloth)")
+        others = np.delete(f_rail, k)
+        others = others[np.isfinite(others)]
+        if (f_rail[k] > _CHECK_MAX_RAIL_CLOTH_SHARE and len(others)
+                and float(np.median(others)) < _CHECK_RAIL_CLOTH_ELSEWHERE):
+            raise CalibrationError(
+                f"no table found: the fit's {names[k]} side is off ({f_rail[k]:.0%} of its "
+                f"rail top looks like the cloth, the other rails do not)")
 
 
 def _check_sides(spec: TableSpec, edge_i: np.ndarray, dia_xy_mm: np.ndarray) -> None:
@@ -585,9 +876,12 @@ def _fit_lines(
     dia_xyz: np.ndarray,
     st: PoolFitSettings,
     focal_prior_px: float = FOCAL_PRIOR_PX,
+    rail: tuple[np.ndarray, np.ndarray, float, float] | None = None,
 ) -> Calibration:
     """Refit the camera: edge points to their nose lines (distance across the line only),
-    diamonds to their points; robust, then plain on the points it explains."""
+    diamonds to their points; robust, then plain on the points it explains. ``rail``:
+    more edge points ``(px, cushion index, shift mm, z mm)`` on lines ``shift`` outward
+    of their noses at height ``z`` (the rail's inner edge, where a cushion shows no nose)."""
     from scipy.optimize import least_squares
 
     if len(edge_px) > st.fit_edges_max:
@@ -595,12 +889,19 @@ def _fit_lines(
         # ``solve`` takes every edge point
         sub = np.linspace(0, len(edge_px) - 1, st.fit_edges_max).round().astype(int)
         edge_px, edge_i = edge_px[sub], edge_i[sub]
+    edge_z = np.full(len(edge_px), NOSE_EDGE_Z_MM)
+    edge_shift = np.zeros(len(edge_px))
+    if rail is not None and len(rail[0]):
+        edge_px = np.concatenate([edge_px, rail[0]])
+        edge_i = np.concatenate([edge_i, rail[1]])
+        edge_z = np.concatenate([edge_z, np.full(len(rail[0]), rail[3])])
+        edge_shift = np.concatenate([edge_shift, np.full(len(rail[0]), rail[2])])
     spec = start.spec
     w, h = start.resolution_wh
     cx, cy = w / 2, h / 2
-    nrm = np.array([spec.cushions[i].normal_xy for i in edge_i], float)
-    a = np.array([spec.cushions[i].a_xy_mm for i in edge_i], float)
-    offset = np.sum(a * nrm, axis=1)  # n . p = offset on the nose line
+    nrm = np.array([spec.cushions[i].normal_xy for i in edge_i], float).reshape(-1, 2)
+    a = np.array([spec.cushions[i].a_xy_mm for i in edge_i], float).reshape(-1, 2)
+    offset = np.sum(a * nrm, axis=1) - edge_shift  # n . p = offset on the (shifted) line
     ppm = _px_per_mm(_calib_projector(start))
 
     def unpack(p: np.ndarray) -> Calibration:
@@ -610,7 +911,7 @@ def _fit_lines(
 
     def residual(p: np.ndarray, e_sel: np.ndarray, d_sel: np.ndarray) -> np.ndarray:
         c = unpack(p)
-        xy = c.to_table(edge_px[e_sel], NOSE_EDGE_Z_MM)
+        xy = c.to_table(edge_px[e_sel], edge_z[e_sel])
         r_e = (np.sum(xy * nrm[e_sel], axis=1) - offset[e_sel]) * ppm
         r_d = (c.to_image(dia_xyz[d_sel, :2], dia_xyz[d_sel, 2]) - dia_px[d_sel]).ravel()
         return np.concatenate([r_e, r_d])
