@@ -9,8 +9,10 @@ from filterpy.kalman import KalmanFilter
 
 from tracking.kalman import (
     POSITION_H,
+    cv_predict,
     cv_process_noise,
     cv_transition,
+    cv_update_position,
     isotropic_R,
     kf_predict,
     kf_update,
@@ -84,3 +86,23 @@ def test_mahalanobis_table_matches_explicit_inverse() -> None:
             S = P[i, :2, :2] + np.eye(2) * sigma[j] ** 2
             d = z[j] - x[i, :2]
             assert got[i, j] == pytest.approx(d @ np.linalg.solve(S, d), rel=1e-9)
+
+
+@pytest.mark.parametrize(("dt_s", "q"), [(1 / 30, 2e5), (1 / 60, 20.0), (0.5, 1e3),
+                                         (0.0, 1e3), (np.nan, 5.0)])
+def test_written_out_cv_kernels_agree_with_the_general_ones(dt_s: float, q: float) -> None:
+    n = 6
+    x, P = _random_batch(n, seed=11)
+    dt = np.full(n, dt_s)
+    dt[0] = 0.02  # rows may differ
+    qs = np.full(n, q)
+    xp, Pp = kf_predict(x, P, cv_transition(dt), cv_process_noise(dt, qs))
+    xf, Pf = cv_predict(x, P, dt, qs)
+    np.testing.assert_allclose(xf, xp, rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(Pf, Pp, rtol=1e-12, atol=1e-9)
+    z = x[:, :2] + np.random.default_rng(4).normal(0, 10, size=(n, 2))
+    sigma = np.linspace(0.5, 4.0, n)
+    xu, Pu = kf_update(xp, Pp, z, isotropic_R(sigma))
+    xg, Pg = cv_update_position(xp, Pp, z, sigma)
+    np.testing.assert_allclose(xg, xu, rtol=1e-9, atol=1e-8)
+    np.testing.assert_allclose(Pg, Pu, rtol=1e-9, atol=1e-8)

@@ -47,14 +47,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
 from calibration.tables import Family, TableSpec
-from tracking.kalman import (
-    cv_process_noise,
-    cv_transition,
-    isotropic_R,
-    kf_predict,
-    kf_update,
-    mahalanobis_sq,
-)
+from tracking.kalman import cv_predict, cv_update_position, mahalanobis_sq
 from tracking.types import NoteKind, Observations, TrackNote, Tracks, TrackState
 
 log = logging.getLogger(__name__)
@@ -89,11 +82,24 @@ class TrackerSettings:
       through confirmed candidates.
       Stage 2 pairs only the same labels: a misread and a sudden change of motion in the
       same frame are left to the next frame.
+    * ``jump_min_score`` (0.5): stage 2 uses only detections scoring at least this. A
+      jump is weak evidence (it goes beyond the filter's gate), so it must not come from
+      the low-scoring false detections (a chalk cube a ball rolled past); lower re-finds
+      objects from faint detections, higher waits for a confident one. For the same reason
+      a track missed last frame that is moving or was held after coasting (its gate grew
+      while it coasted) takes no detection below this score in stage 1 either, nor one of
+      another label.
     * ``knock_near_mm`` (100): a resting object of a label with many objects (a Novuss
       pawn) is re-found by a jump only if a mover's path since it was last seen passed
       this close (and then within twice that mover's speed): in a cluster struck by the
       puck a whole row starts at once, but a pawn whose detection went missing must not
       grab a detection across the board. Larger follows longer chains of contacts.
+    * ``struck_labels`` (``cue_ball``, ``puck``): the objects a player strikes, which may
+      start from rest with nothing moving near them (so may a pool ball seen the frame
+      before: the ball that hit it may have gone undetected). Any other resting object is
+      re-found by a jump only when knocked (``knock_near_mm``) or found where it lay: a ball far
+      from where it rested, with no mover near, is a misread or a false detection, and an
+      object moved by hand comes back through a confirmed candidate (a ``MOVED`` note).
 
     Motion states
     * ``start_moving_chi2`` (25) and ``start_moving_mm`` (5): a resting track starts moving
@@ -163,6 +169,7 @@ class TrackerSettings:
     label_mismatch_cost: float = 25.0
     max_speed_mm_s: float = 8000.0
     jump_window_s: float = 0.2
+    jump_min_score: float = 0.5
     start_moving_chi2: float = 25.0
     start_moving_mm: float = 5.0
     rest_speed_mm_s: float = 25.0
@@ -182,6 +189,7 @@ class TrackerSettings:
     empty_after_frames: int = 3
     hidden_max_s: float = 2.0
     knock_near_mm: float = 100.0
+    struck_labels: tuple[str, ...] = ("cue_ball", "puck")
     lost_pocket_slack: float = 2.0
     confirm_hits: int = 3
     confirm_window: int = 5
@@ -204,7 +212,7 @@ class TrackerSettings:
                         "off_table_margin_mm", "off_table_lost_s", "off_table_horizon_s",
                         "moved_min_unseen_s", "moved_min_mm", "pocket_margin_mm",
                         "empty_near_mm", "hidden_max_s", "lost_pocket_slack",
-                        "knock_near_mm",
+                        "knock_near_mm", "jump_min_score",
                         "spawn_min_score", "duplicate_after_s")
         for name in non_negative:
             value = getattr(self, name)
@@ -286,10 +294,18 @@ class Tracker:
         cap = label_capacity(spec)
         self._capacity = np.array([cap[label] for label in self.labels])
         self._unique = self._capacity == 1
+        self._struck = np.array([label in self.settings.struck_labels for label in self.labels])
         self._radius = np.array([spec.object_for(label).radius_mm for label in self.labels])
         # Detections of a different size are never the same object (a Novuss pawn is not
         # the puck); colours and numbers of one size may be misread as each other.
         self._compatible = np.isclose(self._radius[:, None], self._radius[None, :], rtol=0.1)
+        # stage-1 label cost (track label, observation label): 0 for its own label, the
+        # mismatch cost for a compatible one, infeasible for another size; ``_own_only``
+        # is the row of a unique label read elsewhere in the frame (no misread possible)
+        same = np.eye(len(self.labels), dtype=bool)
+        self._label_cost = np.where(same, 0.0, np.where(
+            self._compatible, self.settings.label_mismatch_cost, _INFEASIBLE))
+        self._own_only = np.where(same, 0.0, _INFEASIBLE)
         self._pockets = _Pockets(
             np.array([p.centre_xy_mm for p in spec.pockets], dtype=float).reshape(-1, 2),
             np.array([p.capture_radius_mm for p in spec.pockets], dtype=float),
@@ -349,49 +365,64 @@ class Tracker:
         z, sigma, lab, score = self._usable(obs)
         n_obs = len(z)
 
-        live = np.flatnonzero(self._retired == 0)
+        n_tr = len(self._id)
+        live_mask = self._retired == 0
+        live = np.flatnonzero(live_mask)
         # Where each track's path this frame starts: its previous estimate, or (unseen for
         # long) nowhere before the new detection, so a ball moved by hand does not "cross"
         # the pockets on its way.
         recent = t - self._last_seen_t <= s.jump_window_s
         path_from = np.where(recent[:, None], self._x[:, :2], np.nan)
         path_t0 = self._t_state.copy()
-        self._predict(live, t)
+        self._predict(live_mask, t)
 
         obs_track = np.full(n_obs, -1)  # track row per observation
-        matched_xy = np.full((len(self._id), 2), np.nan)
-        seen = np.zeros(len(self._id), dtype=bool)
-
-        # A track with a unique label (a pool number, the puck) takes a detection with
-        # another label only when its own label is nowhere in the frame: a misread.
-        present = np.zeros(len(self.labels), dtype=bool)
-        present[lab] = True
-        own_read = self._unique[self._label] & present[self._label]
+        matched_xy = np.full((n_tr, 2), np.nan)
+        seen = np.zeros(n_tr, dtype=bool)
+        assigned = np.zeros(n_tr, dtype=bool)
 
         # -- stage 1: Mahalanobis gate on predictions, label cost
         if len(live) and n_obs:
+            label_live = self._label[live]
+            # A track with a unique label (a pool number, the puck) takes a detection with
+            # another label only when its own label is nowhere in the frame: a misread.
+            present = np.zeros(len(self.labels), dtype=bool)
+            present[lab] = True
+            label_cost = np.where((self._unique & present)[:, None], self._own_only,
+                                  self._label_cost)
             d2 = mahalanobis_sq(self._x[live, :2], self._P[live, :2, :2], z, sigma)
-            other = self._label[live][:, None] != lab[None, :]
-            cost = d2 + s.label_mismatch_cost * other
-            ok = (cost <= s.gate_chi2) & ~(other & own_read[live][:, None])
-            ok &= self._compatible[self._label[live][:, None], lab[None, :]]
+            cost = d2 + label_cost[label_live][:, lab]
+            ok = cost <= s.gate_chi2
+            coasting = (self._moving[live] | self._held[live]) & (self._misses[live] > 0)
+            if coasting.any():
+                # a coasting track's gate is wide: it takes neither a faint detection nor
+                # another label's (a misread is told from another object only up close)
+                doubtful = (score[None, :] < s.jump_min_score) | (label_live[:, None]
+                                                                  != lab[None, :])
+                ok &= ~(coasting[:, None] & doubtful)
             cost = np.where(ok, cost, _INFEASIBLE)
             rows, cols = self._assign(cost)
             if len(rows):
                 tr = live[rows]
                 obs_track[cols] = tr
+                assigned[tr] = True
                 self._stage1_update(tr, z[cols], sigma[cols], d2[rows, cols], t, notes)
 
         # -- stage 2: sudden changes of motion, within physical reach
-        left_tr = live[~np.isin(live, obs_track)]
-        left_ob = np.flatnonzero(obs_track < 0)
+        left_tr = live[~assigned[live]]
+        left_ob = np.flatnonzero((obs_track < 0) & (score >= s.jump_min_score))
         if len(left_tr) and len(left_ob):
             # detections that continue a candidate belong to that new object
             left_ob = left_ob[~self._continues_candidate(z[left_ob], t)]
         if len(left_tr) and len(left_ob):
             unseen = np.clip(t - self._last_seen_t[left_tr], 0.0, s.jump_window_s)
             reach = s.max_speed_mm_s * unseen + 3 * np.sqrt(self._P[left_tr, 0, 0]) + 10.0
-            calm = ~self._moving[left_tr] & ~self._unique[self._label[left_tr]]
+            # a resting object may start by itself only if it is struck (the cue ball, the
+            # puck) or was seen last frame and has a number of its own (a pool ball hit by
+            # a ball the detector missed); otherwise it needs a knock (see _calm_reach)
+            lab_tr = self._label[left_tr]
+            calm = ~self._moving[left_tr] & ~self._struck[lab_tr] & (
+                ~self._unique[lab_tr] | (self._misses[left_tr] > 0))
             if calm.any():
                 reach[calm] = self._calm_reach(left_tr[calm], live, t)
             d_last = np.linalg.norm(z[left_ob][None] - self._last_seen_xy[left_tr][:, None],
@@ -411,10 +442,9 @@ class Tracker:
         hit = obs_track >= 0
         rows = obs_track[hit]
         seen[rows] = True
-        matched_xy[rows] = z[hit]
-        start = path_from[rows]
-        start = np.where(np.isnan(start), z[hit], start)
-        self._after_match(rows, z[hit], lab[hit], score[hit], start, t - path_t0[rows], t)
+        z_hit = z[hit]
+        matched_xy[rows] = z_hit
+        self._after_match(rows, z_hit, lab[hit], score[hit], path_from, path_t0, t)
         self._empty_evidence(live, seen, matched_xy)
 
         # -- unseen tracks in play: coast, then hold; lost into a pocket or over a rail
@@ -427,7 +457,7 @@ class Tracker:
         free = np.flatnonzero(~hit)
         self._candidates_step(z[free], lab[free], score[free], t, obs.frame, notes, seen,
                               matched_xy)
-        n_new = len(self._id) - len(seen)
+        n_new = len(self._id) - n_tr
         if n_new:  # new identities are seen at their candidate's last detection
             seen = np.r_[seen, np.ones(n_new, dtype=bool)]
             matched_xy = np.vstack([matched_xy, self._last_seen_xy[-n_new:]])
@@ -440,7 +470,11 @@ class Tracker:
     # ------------------------------------------------------------------ steps
 
     def _usable(self, obs: Observations) -> tuple[np.ndarray, ...]:
-        lab = np.array([self._label_index.get(label, -1) for label in obs.label], dtype=int)
+        index = self._label_index
+        try:
+            lab = np.array([index[label] for label in obs.label], dtype=int)
+        except KeyError:
+            lab = np.array([index.get(label, -1) for label in obs.label], dtype=int)
         keep = lab >= 0
         if not keep.all():
             for label in set(obs.label) - set(self._label_index):
@@ -456,27 +490,27 @@ class Tracker:
         return obs.xy_mm[keep], obs.sigma_mm[keep], lab[keep], obs.score[keep]
 
     def _predict(self, live: np.ndarray, t: float) -> None:
-        if not len(live):
+        """Predict the tracks in play (mask ``live``) to ``t``; the others keep still (a
+        zero step is the identity), which spares gathering and scattering rows."""
+        if not live.any():
             return
         s = self.settings
-        moving = self._moving[live]
-        t_cap = np.where(moving, self._last_seen_t[live] + s.coast_s, t)
-        dt = np.clip(np.minimum(t, t_cap) - self._t_state[live], 0.0, None)
+        moving = self._moving
+        t_to = np.where(moving, np.minimum(t, self._last_seen_t + s.coast_s), t)
+        dt = np.where(live, np.maximum(t_to - self._t_state, 0.0), 0.0)
         q = np.where(moving, s.q_moving_mm2_s3, s.q_resting_mm2_s3)
-        n = len(live)
-        x, P = kf_predict(self._x[live], self._P[live], cv_transition(dt, n),
-                          cv_process_noise(dt, q, n))
-        self._x[live], self._P[live] = x, P
-        self._t_state[live] = np.maximum(self._t_state[live], np.minimum(t, t_cap))
+        self._x, self._P = cv_predict(self._x, self._P, dt, q)
+        self._t_state = np.where(live, np.maximum(self._t_state, t_to), self._t_state)
 
     @staticmethod
     def _assign(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        feasible_r = (cost < _INFEASIBLE).any(axis=1)
-        feasible_c = (cost < _INFEASIBLE).any(axis=0)
+        feasible = cost < _INFEASIBLE
+        feasible_r = feasible.any(axis=1)
         if not feasible_r.any():
             return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
-        r_idx, c_idx = np.flatnonzero(feasible_r), np.flatnonzero(feasible_c)
-        sub = cost[np.ix_(r_idx, c_idx)]
+        r_idx = np.flatnonzero(feasible_r)
+        c_idx = np.flatnonzero(feasible.any(axis=0))
+        sub = cost[r_idx][:, c_idx]
         r, c = linear_sum_assignment(sub)
         ok = sub[r, c] < _INFEASIBLE
         return r_idx[r[ok]], c_idx[c[ok]]
@@ -523,13 +557,18 @@ class Tracker:
     def _stage1_update(self, tr: np.ndarray, z: np.ndarray, sigma: np.ndarray,
                        d2: np.ndarray, t: float, notes: list[TrackNote]) -> None:
         s = self.settings
-        jump = ~self._moving[tr] & (d2 > s.start_moving_chi2) & (
-            np.linalg.norm(z - self._x[tr, :2], axis=1) > s.start_moving_mm)
+        jump = ~self._moving[tr] & (d2 > s.start_moving_chi2)
+        if jump.any():
+            dz = z - self._x[tr, :2]
+            jump &= np.hypot(dz[:, 0], dz[:, 1]) > s.start_moving_mm
+        if not jump.any():
+            self._x[tr], self._P[tr] = cv_update_position(self._x[tr], self._P[tr], z, sigma)
+            return
         normal = ~jump
         if normal.any():
             r = tr[normal]
-            x, P = kf_update(self._x[r], self._P[r], z[normal], isotropic_R(sigma[normal]))
-            self._x[r], self._P[r] = x, P
+            self._x[r], self._P[r] = cv_update_position(self._x[r], self._P[r], z[normal],
+                                                        sigma[normal])
         if jump.any():
             self._restart(tr[jump], z[jump], sigma[jump], t)
 
@@ -575,7 +614,10 @@ class Tracker:
         self._t_state[rows] = t
 
     def _after_match(self, rows: np.ndarray, z: np.ndarray, lab: np.ndarray, score: np.ndarray,
-                     prev_xy: np.ndarray, path_dt: np.ndarray, t: float) -> None:
+                     path_from: np.ndarray, path_t0: np.ndarray, t: float) -> None:
+        """Bookkeeping for the tracks matched this frame (``rows``, at ``z``): last seen,
+        label votes, rest detection, and pockets or off the table along the path from
+        ``path_from`` (per track, NaN: no path) since ``path_t0``."""
         s = self.settings
         if not len(rows):
             return
@@ -586,16 +628,23 @@ class Tracker:
         self._held[rows] = False
         self._t_state[rows] = t
         # label votes
-        self._votes[rows] *= s.label_vote_decay
-        self._votes[rows, lab] += score
-        best = np.argmax(self._votes[rows], axis=1)
-        for k in np.flatnonzero(best != self._label[rows]):
-            self._relabel(int(rows[k]), int(best[k]))
+        votes = self._votes[rows] * s.label_vote_decay
+        votes[np.arange(len(rows)), lab] += score
+        self._votes[rows] = votes
+        best = np.argmax(votes, axis=1)
+        relabel = best != self._label[rows]
+        if relabel.any():
+            for k in np.flatnonzero(relabel):
+                self._relabel(int(rows[k]), int(best[k]))
         # rest detection
         moving = self._moving[rows]
-        speed = np.linalg.norm(self._x[rows, 2:], axis=1)
-        still = np.linalg.norm(z - self._anchor_xy[rows], axis=1) <= s.rest_radius_mm
+        off = z - self._anchor_xy[rows]
+        still = off[:, 0] ** 2 + off[:, 1] ** 2 <= s.rest_radius_mm**2
         self._anchor_xy[rows[~still]] = z[~still]  # a still spell would begin here
+        if not moving.any():
+            return  # at rest already: no still spell to time (its slow_since is NaN)
+        v = self._x[rows, 2:]
+        speed = np.hypot(v[:, 0], v[:, 1])
         slow = moving & ((speed < s.rest_speed_mm_s) | still)
         since = self._slow_since[rows]
         since = np.where(slow & np.isnan(since), t, np.where(slow, since, np.nan))
@@ -611,9 +660,17 @@ class Tracker:
         # pockets and off the table, from the path since the previous frame (an object at
         # rest cannot cross anything; nor can one that would have had to outrun
         # max_speed_mm_s: that path is a wrong pairing, not a motion)
-        step = np.linalg.norm(z - prev_xy, axis=1)
+        mv = self._moving[rows]
+        if not mv.any():
+            return
+        rows, z = rows[mv], z[mv]
+        prev_xy = path_from[rows]
+        prev_xy = np.where(np.isnan(prev_xy), z, prev_xy)
+        path_dt = t - path_t0[rows]
+        d = z - prev_xy
+        step = np.hypot(d[:, 0], d[:, 1])
         reach = s.max_speed_mm_s * np.maximum(path_dt, 0.0) + 3 * np.sqrt(self._P[rows, 0, 0]) + 10
-        go = self._moving[rows] & (step <= reach)
+        go = step <= reach
         if go.any():
             self._retire_crossing(rows[go], prev_xy[go], z[go], t, require_speed=True,
                                   margin_mm=s.pocket_margin_mm,
@@ -629,8 +686,9 @@ class Tracker:
         others = np.flatnonzero(seen)
         if not len(others):
             return
-        d = np.linalg.norm(self._x[unseen, None, :2] - matched_xy[others][None], axis=2)
-        near = (d <= self.settings.empty_near_mm).any(axis=1)
+        dx = self._x[unseen, 0, None] - matched_xy[others, 0][None]
+        dy = self._x[unseen, 1, None] - matched_xy[others, 1][None]
+        near = (dx * dx + dy * dy <= self.settings.empty_near_mm**2).any(axis=1)
         self._empty[unseen[near]] += 1
 
     def _relabel(self, row: int, label: int) -> None:
@@ -651,13 +709,13 @@ class Tracker:
         if not len(rows):
             return
         pk = self._pockets
-        if len(pk.capture_mm):
+        # the object ends this path in the pocket: a centre seen beyond the hole, back
+        # on the surface, did not drop (a pairing across the pocket, or a graze)
+        at_hole = (np.linalg.norm(b[:, None] - pk.centre_xy_mm[None], axis=2)
+                   <= np.maximum(pk.hole_mm, pk.capture_mm)[None])
+        if at_hole.any():
             radius = np.maximum(pk.capture_mm - margin_mm, 1.0)
             hit, frac = _segment_hits_circle(a, b, pk.centre_xy_mm, radius)
-            # the object ends this path in the pocket: a centre seen beyond the hole, back
-            # on the surface, did not drop (a pairing across the pocket, or a graze)
-            at_hole = (np.linalg.norm(b[:, None] - pk.centre_xy_mm[None], axis=2)
-                       <= np.maximum(pk.hole_mm, pk.capture_mm)[None])
             hit &= at_hole
             potted = hit.any(axis=1)
             if potted.any():
@@ -672,6 +730,8 @@ class Tracker:
         if not len(rows):
             return
         outside = (np.abs(b) > self._half_wh + s.off_table_margin_mm).any(axis=1)
+        if not outside.any():
+            return
         if len(pk.capture_mm):
             near_pocket = (np.linalg.norm(b[:, None] - pk.centre_xy_mm[None], axis=2)
                            <= pk.hole_mm[None]).any(axis=1)
@@ -773,19 +833,21 @@ class Tracker:
         used = np.zeros(len(z), dtype=bool)
         if cands and len(z):
             pred, gate, second = self._candidate_gates(t)
-            d = np.linalg.norm(z[None] - pred[:, None], axis=2)
+            dx = z[None, :, 0] - pred[:, 0, None]
+            dy = z[None, :, 1] - pred[:, 1, None]
+            d = np.sqrt(dx * dx + dy * dy)
             # a second sighting may be anywhere within reach but must read the same label;
             # later ones must follow the candidate's motion closely
-            label = np.array([int(np.argmax(c.votes)) for c in cands])
+            label = np.array([c.votes.argmax() for c in cands])
             ok = (d <= gate[:, None]) & (label[:, None] == lab[None])
             cost = np.where(ok, d / gate[:, None], _INFEASIBLE)
             rows, cols = self._assign(cost)
-            for r, c in zip(rows, cols, strict=True):
+            for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
                 cand = cands[r]
                 step = max(t - cand.t_s, 1e-3)
                 v_new = (z[c] - cand.xy_mm) / step
                 cand.v_mm_s = 0.5 * cand.v_mm_s + 0.5 * v_new if cand.hits > 1 else v_new
-                fast = float(np.hypot(*cand.v_mm_s))
+                fast = math.hypot(float(cand.v_mm_s[0]), float(cand.v_mm_s[1]))
                 if fast > s.max_speed_mm_s:
                     cand.v_mm_s *= s.max_speed_mm_s / fast
                 cand.xy_mm = z[c]
@@ -827,8 +889,10 @@ class Tracker:
         s = self.settings
         cands = self._candidates
         dt = np.array([t - c.t_s for c in cands])
-        pred = np.array([c.xy_mm + c.v_mm_s * (t - c.t_s) for c in cands])
-        speed = np.array([float(np.hypot(*c.v_mm_s)) for c in cands])
+        xy = np.array([c.xy_mm for c in cands])
+        v = np.array([c.v_mm_s for c in cands])
+        pred = xy + v * dt[:, None]
+        speed = np.hypot(v[:, 0], v[:, 1])
         second = np.array([c.hits == 1 for c in cands])
         gate = np.where(second, np.maximum(s.max_speed_mm_s * dt, s.candidate_gate_mm),
                         s.candidate_gate_mm + 0.05 * speed * dt)
@@ -839,8 +903,9 @@ class Tracker:
             return np.zeros(len(z), dtype=bool)
         pred, gate, second = self._candidate_gates(t)
         gate = np.where(second, self.settings.candidate_gate_mm, gate)
-        d = np.linalg.norm(z[:, None] - pred[None], axis=2)
-        out: np.ndarray = (d <= gate[None]).any(axis=1)
+        dx = z[:, 0, None] - pred[None, :, 0]
+        dy = z[:, 1, None] - pred[None, :, 1]
+        out: np.ndarray = (dx * dx + dy * dy <= (gate * gate)[None]).any(axis=1)
         return out
 
     def _spawnable(self, z: np.ndarray, lab: np.ndarray) -> np.ndarray:
@@ -848,7 +913,9 @@ class Tracker:
         ok: np.ndarray = (np.abs(z) <= self._half_wh).all(axis=1)
         pk = self._pockets
         if len(pk.capture_mm):
-            d = np.linalg.norm(z[:, None] - pk.centre_xy_mm[None], axis=2)
+            dx = z[:, 0, None] - pk.centre_xy_mm[None, :, 0]
+            dy = z[:, 1, None] - pk.centre_xy_mm[None, :, 1]
+            d = np.sqrt(dx * dx + dy * dy)
             in_capture = (d <= pk.capture_mm[None]).any(axis=1)
             margin = 0.8 * self._radius[lab]
             deep = (np.abs(z) <= self._half_wh - margin[:, None]).all(axis=1)
@@ -986,16 +1053,18 @@ class Tracker:
         )
 
     def _tracks(self, t: float, frame: int, seen: np.ndarray, matched_xy: np.ndarray) -> Tracks:
+        in_play = self._retired == 0
         state = np.where(self._moving, int(TrackState.MOVING), int(TrackState.RESTING))
-        state = np.where(self._misses >= self.settings.occluded_after_misses,
-                         int(TrackState.OCCLUDED), state)
-        state = np.where(self._retired > 0, self._retired, state)
+        state[self._misses >= self.settings.occluded_after_misses] = int(TrackState.OCCLUDED)
+        state = np.where(in_play, state, self._retired)
         sigma = np.sqrt(np.maximum(0.5 * (self._P[:, 0, 0] + self._P[:, 1, 1]), 0.0))
-        return Tracks(
-            t_s=t, frame=frame, id=self._id, label=tuple(self.labels[i] for i in self._label),
-            xy_mm=self._x[:, :2], v_mm_s=self._x[:, 2:], sigma_mm=sigma, state=state,
-            seen=seen & (self._retired == 0), last_seen_t_s=self._last_seen_t,
-            obs_xy_mm=matched_xy,
+        labels = self.labels
+        # fresh arrays (copies of the tracker's own, which change next frame), frozen as
+        # they are: the checks of Tracks.__post_init__ hold by construction here
+        return Tracks._trusted(
+            t, frame, self._id.copy(), tuple([labels[i] for i in self._label.tolist()]),
+            self._x[:, :2].copy(), self._x[:, 2:].copy(), sigma, state, seen & in_play,
+            self._last_seen_t.copy(), matched_xy,
         )
 
 

@@ -154,6 +154,26 @@ class Tracks:
                       self.obs_xy_mm[idx])
 
     @classmethod
+    def _trusted(cls, t_s: float, frame: int, id: np.ndarray, label: tuple[str, ...],
+                 xy_mm: np.ndarray, v_mm_s: np.ndarray, sigma_mm: np.ndarray,
+                 state: np.ndarray, seen: np.ndarray, last_seen_t_s: np.ndarray,
+                 obs_xy_mm: np.ndarray) -> Tracks:
+        """The tracker's own path: columns it built for this frame, already of the right
+        dtype and shape, fresh (nobody else holds them) and with unique ids. They are
+        frozen here without the copies and checks of ``__post_init__``."""
+        out = object.__new__(cls)
+        set_ = object.__setattr__
+        set_(out, "t_s", t_s)
+        set_(out, "frame", frame)
+        set_(out, "label", label)
+        for name, col in (("id", id), ("xy_mm", xy_mm), ("v_mm_s", v_mm_s),
+                          ("sigma_mm", sigma_mm), ("state", state), ("seen", seen),
+                          ("last_seen_t_s", last_seen_t_s), ("obs_xy_mm", obs_xy_mm)):
+            col.setflags(write=False)
+            set_(out, name, col)
+        return out
+
+    @classmethod
     def empty(cls, t_s: float, frame: int) -> Tracks:
         z1, z2 = np.zeros(0), np.zeros((0, 2))
         return cls(t_s, frame, np.zeros(0, int), (), z2, z2.copy(), z1, np.zeros(0, int),
