@@ -10,14 +10,21 @@ smooth segment began) or gone (pocketed, off the table).
 Each frame ``a`` (the newest minus the lag) it
 
 1. finds the resting tracks that left their rest position (*onsets*) and the moving tracks
-   whose next two observations miss the quadratic fitted to their segment (*bends*);
+   whose next two observations miss the quadratic fitted to their segment (*bends*), all
+   tracks at once (batched fits, one numpy pass for the bend test and the rest test); a
+   moving track rests when it is slow and has moved less than its onset threshold (a
+   multiple of its noise) over ``fit_frames``;
 2. looks for the cause of every change among the fitted paths *before* it: two paths one
    sum of radii apart (a contact, its time the first root of a quartic), a path one radius
    from a cushion nose with its normal velocity reversed (a cushion, a quadratic root), the
    tracker's POCKETED / OFF_TABLE state (the path reaching the pocket's point of no return);
-   an unexplained onset of the striker while no shot is on is a stroke (``shot_start``,
-   timed where its path after extrapolates back to its rest position), any other is a
-   hand (``moved`` / ``placed`` once it rests again);
+   every moving path is also scanned against every cushion line for a root one radius from
+   the nose within the frame, a cushion when the fit after it leaves the line again (slow
+   bounces whose bend is too small to test); an unexplained onset of the striker while no
+   shot is on is a stroke (``shot_start``, timed where its path after extrapolates back to
+   its rest position), any other between shots is a hand (``moved`` / ``placed`` once it
+   rests again); during a shot nothing is a hand, and an object that came to rest in the
+   shot and goes on slowly along the direction it came from is the same motion;
 3. times printed-line crossings between two observations, and calls ``shot_end`` once
    every object has rested for ``shot_end_window_s``.
 
@@ -76,6 +83,13 @@ _NEW, _REST, _MOVING, _GONE = 0, 1, 2, 3
 _ABSENT = -1
 #: Largest acceleration (mm/s^2) a free object has: pool sliding friction 0.2 g.
 _MAX_ACCEL_MM_S2 = 2500.0
+#: Fastest restart (mm/s) of an object that seemed at rest still taken for the same motion
+#: going on (a slow roller): faster ones were hit.
+_CREEP_MM_S = 80.0
+#: Slowest approach to a cushion and slowest departure (mm/s) the path scan takes for a
+#: bounce: objects sliding along a cushion wobble across its line by their noise.
+_SCAN_IN_MM_S = 40.0
+_SCAN_OUT_MM_S = 15.0
 
 
 def default_lines(spec: TableSpec) -> tuple[str, ...]:
@@ -93,6 +107,13 @@ class MotionEventDetector:
         self.settings = settings or DetectorSettings()
         s = self.settings
         self._lines = tuple(spec.line(n) for n in (s.lines or default_lines(spec)))
+        # the lines as arrays: a point, the normal into the zone, circle radius
+        depth_at = [signed_depth_mm(ln, np.zeros((3, 2)) + [[0, 0], [1, 0], [0, 1]])
+                    for ln in self._lines]
+        self._line_a = np.array([ln.a_xy_mm for ln in self._lines], dtype=float).reshape(-1, 2)
+        self._line_circle = np.array([ln.is_circle for ln in self._lines], dtype=bool)
+        self._line_r = np.array([ln.radius_mm if ln.is_circle else 0.0 for ln in self._lines])
+        self._line_n = np.array([[d[1] - d[0], d[2] - d[0]] for d in depth_at]).reshape(-1, 2)
         self._cush_a = np.array([c.a_xy_mm for c in spec.cushions], dtype=float)
         self._cush_b = np.array([c.b_xy_mm for c in spec.cushions], dtype=float)
         self._cush_n = np.array([c.normal_xy for c in spec.cushions], dtype=float)
@@ -126,12 +147,15 @@ class MotionEventDetector:
         self._first = np.zeros(0, dtype=int)
         self._carry = np.zeros(0, dtype=bool)
         self._t_start = np.zeros(0)  # when the current segment left rest (nan: it did not)
+        self._came_dir = np.zeros((0, 2))  # unit direction it came to rest along (0: none)
+        self._rest_shot = np.zeros(0, dtype=int)  # the shot it came to rest in (0: none)
         self._start_xy = np.zeros((0, 2))
         self._shot = 0
         self._shot_on = False
         self._last_motion_t = -math.inf
         self._pending: list[tuple[Event, float]] = []  # (event, sigma of its time)
         self._last_pair_t: dict[tuple[int, int], float] = {}
+        self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
         self._dt = 1 / 30
 
     def _grow(self, track_id: int, label: str) -> int:
@@ -153,6 +177,8 @@ class MotionEventDetector:
         self._first = np.append(self._first, self._n)
         self._carry = np.append(self._carry, False)
         self._t_start = np.append(self._t_start, np.nan)
+        self._came_dir = np.concatenate([self._came_dir, np.zeros((1, 2))])
+        self._rest_shot = np.append(self._rest_shot, 0)
         self._start_xy = np.concatenate([self._start_xy, np.zeros((1, 2))])
         return s
 
@@ -169,11 +195,12 @@ class MotionEventDetector:
         col = self._n % h
         gap = False
         if self._n >= 2:
-            dts = np.diff(self._t[[(self._n - k) % h for k in range(min(self._n, 8), 0, -1)]])
-            dts = dts[np.isfinite(dts) & (dts > 0)]
-            if len(dts):
-                self._dt = float(np.median(dts))
-                gap = tracks.t_s - self._t[(self._n - 1) % h] > 1.6 * self._dt
+            ts = [float(self._t[(self._n - k) % h]) for k in range(min(self._n, 8), 0, -1)]
+            dts = sorted(b - a for a, b in zip(ts[:-1], ts[1:], strict=True) if b > a)
+            if dts:
+                mid = len(dts) // 2
+                self._dt = dts[mid] if len(dts) % 2 else 0.5 * (dts[mid - 1] + dts[mid])
+                gap = tracks.t_s - ts[-1] > 1.6 * self._dt
         for i, lab in zip(tracks.id.tolist(), tracks.label, strict=True):
             if i not in self._slot_of:
                 self._grow(int(i), lab)
@@ -297,9 +324,10 @@ class MotionEventDetector:
 
         # 1. objects leaving the play, objects coming back
         st = self._state[:, col]
-        leaving = np.isin(st, [TrackState.POCKETED, TrackState.OFF_TABLE])
+        leaving = (st == TrackState.POCKETED) | (st == TrackState.OFF_TABLE)
         self._mode[leaving & (self._mode == _NEW)] = _GONE  # gone before we saw it
-        for s in np.flatnonzero(leaving & np.isin(self._mode, [_REST, _MOVING])).tolist():
+        live = (self._mode == _REST) | (self._mode == _MOVING)
+        for s in np.flatnonzero(leaving & live).tolist():
             self._removal(int(s), a, int(st[s]))
             self._mode[s] = _GONE
         back = (self._mode == _GONE) & self._seen[:, col]
@@ -342,8 +370,9 @@ class MotionEventDetector:
             thr = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig)
             exceed = np.nan_to_num(d, nan=0.0) > thr[:, None]
             # a ball knocked into a pocket or off the table is gone before a second frame
-            exceed[:, 1:] |= np.isin(self._state[rest][:, ahead[1:]],
-                                     [TrackState.POCKETED, TrackState.OFF_TABLE])
+            st_ahead = self._state[rest][:, ahead[1:]]
+            exceed[:, 1:] |= (st_ahead == TrackState.POCKETED) | (
+                st_ahead == TrackState.OFF_TABLE)
             need = min(2, look)
             later = exceed[:, 1:].sum(axis=1) >= need
             onset[rest] = exceed[:, 0] & (later | (look == 0))
@@ -354,70 +383,21 @@ class MotionEventDetector:
                 self._rest_xy[keep] += w[:, None] * (self._xy[keep, col] - self._rest_xy[keep])
                 self._rest_n[keep] += 1
 
-        # 3b. bends and rest of moving tracks (a loop: few move at once)
+        # 3b. bends and rest of moving tracks (vectorised over the moving tracks)
         moving = np.flatnonzero(self._mode == _MOVING)
-        paths: dict[int, np.ndarray] = {}
-        fitted: set[int] = set()  # paths fitted to three or more observations
         bend = np.zeros(n_slots, dtype=bool)
-        to_rest: list[tuple[int, float]] = []
-        batch = self._fit_moving(moving, a, t_a)
-        for s in moving.tolist():
-            fit = batch.get(s)
-            if fit is not None:
-                coef, rms, tau = fit
-                xy = None
-            else:
-                tau, xy = self._samples(s, max(self._seg0[s], a - s_.fit_frames), a - 1, t_a)
-            sig = self._sigma_of(s, a)
-            if fit is None and 2 <= len(tau) < 4 and math.isfinite(self._t_start[s]):
-                # just left rest: where and when it left is one more point of the line
-                tau = np.concatenate([[self._t_start[s] - t_a], tau])
-                xy = np.concatenate([self._start_xy[s][None], xy])
-            if len(tau) >= 2:
-                deg = 2 if len(tau) >= 4 else 1
-                if fit is None:
-                    coef, rms = fit_path(tau, xy, deg)
-                paths[s] = coef
-                if len(tau) >= 3:
-                    fitted.add(s)
-                tt, xa = self._samples(s, a, a + look, t_a)
-                if len(tt):
-                    span = float(tau.max() - tau.min()) + 1e-3
-                    h_ext = tt - float(tau.max())
-                    model = 0.5 * _MAX_ACCEL_MM_S2 * (h_ext + span) ** 2 if deg == 1 else (
-                        0.5 * 200.0 * (h_ext + span / 2) ** 2)
-                    thr_mm = s_.bend_min_mm + s_.bend_sigmas * max(sig, rms) * (
-                        1.0 + 2.0 / len(tau) + h_ext / span) + model
-                    res = np.linalg.norm(xa - eval_path(coef, tt), axis=1)
-                    miss = res > thr_mm
-                    if self._seen[s, col]:
-                        lo = res[0] > s_.bend_min_mm + 2.0 * sig
-                        bend[s] = bool(miss[0] and (len(miss) == 1 or miss[1])) or bool(
-                            lo and len(miss) >= 3 and miss[1] and miss[2])
-                    soon[s] = bool(np.any(miss[:-1] & miss[1:])) if len(miss) > 1 else bend[s]
-            else:  # just after a change: its rest position or the frames after stand in
-                start = self._start_path(s, int(self._seg0[s]), t_a)
-                tau2, xy2 = self._samples(s, self._seg0[s], self._seg0[s] + 2, t_a)
-                if start is not None:
-                    paths[s] = start
-                elif len(tau2) >= 2:
-                    paths[s] = fit_path(tau2, xy2, 1)[0]
-            if bend[s]:
-                continue
-            if a - self._seg0[s] + 1 >= s_.rest_frames and self._seen[s, col]:
-                tau_r, xy_r = self._samples(s, a - s_.rest_frames + 1, a, t_a)
-                if len(tau_r) >= 3:
-                    c_r, _ = fit_path(tau_r, xy_r, 1)
-                    if float(np.linalg.norm(c_r[1])) < s_.rest_speed_mm_s:
-                        to_rest.append((s, self._stop_time(s, a, t_a)))
+        paths, fitted, to_rest = self._moving_step(moving, a, look, t_a, bend, soon)
         soon |= bend
+        # 3c. cushions no bend shows yet (slow bounces, small bends, just after a contact)
+        self._cushion_scan([m for m in moving.tolist() if m in fitted and not bend[m]],
+                           paths, a, look, t_a)
 
         # 4. causes of every change
         triggers = np.flatnonzero(onset | bend).tolist()
         explained: set[int] = set()
-        for s in rest.tolist():
-            paths.setdefault(s, np.array([self._rest_xy[s], [0.0, 0.0], [0.0, 0.0]]))
         if triggers:
+            for s in rest.tolist():
+                paths.setdefault(s, np.array([self._rest_xy[s], [0.0, 0.0], [0.0, 0.0]]))
             explained = self._causes(a, triggers, paths, onset, bend, soon, t_a, fitted)
 
         # 5. onsets nobody explains yet: struck by a mover (the stroke just played counts),
@@ -433,6 +413,9 @@ class MotionEventDetector:
                 self._t_start[s] = t_on if t_on is not None else t_a + tau0_a / 2
                 self._start_xy[s] = self._rest_xy[s]
             started = {s for s in starts if s in explained}
+            if self._shot_on:
+                explained.update(s for s in starts if s not in explained
+                                 and self._restarts(s, a, look, t_a))
             remaining = sorted((s for s in starts if s not in explained), key=lambda s: (
                 self._labels[s] not in s_.striker_labels, self._t_start[s]))
             while True:
@@ -453,8 +436,7 @@ class MotionEventDetector:
 
         # 6. line crossings between the last two observations of moving tracks
         if self._lines:
-            for s in np.flatnonzero((self._mode == _MOVING) | onset).tolist():
-                self._crossings(s, a)
+            self._crossings(np.flatnonzero((self._mode == _MOVING) | onset), a)
 
         # 7. mode changes
         for s in np.flatnonzero(onset).tolist():
@@ -467,6 +449,12 @@ class MotionEventDetector:
             self._mode[s] = _REST
             tau, xy = self._samples(s, a - 2, a, t_a)
             self._rest_xy[s] = xy.mean(axis=0)
+            _, xy_b = self._samples(s, max(int(self._seg0[s]), a - 2 * s_.fit_frames),
+                                    a - s_.fit_frames, t_a)
+            came = self._rest_xy[s] - xy_b.mean(axis=0) if len(xy_b) else np.zeros(2)
+            norm = float(np.linalg.norm(came))
+            self._came_dir[s] = came / norm if norm > 2.0 * s_.onset_min_mm else 0.0
+            self._rest_shot[s] = self._shot if self._shot_on else 0
             self._rest_n[s] = len(tau)
             self._last_motion_t = max(self._last_motion_t, t_stop)
             if self._carry[s]:
@@ -487,28 +475,122 @@ class MotionEventDetector:
             self._pending.append((self._shot_end(self._last_motion_t), 0.0))
         return []
 
-    def _fit_moving(self, moving: np.ndarray, a: int, t_a: float
-                    ) -> dict[int, tuple[np.ndarray, float, np.ndarray]]:
-        """Quadratics through the current segments (up to ``fit_frames`` before frame
-        ``a``) of all moving tracks with four or more observations, solved at once:
-        slot -> (coefficients, RMS residual, sample times)."""
-        if len(moving) == 0:
-            return {}
-        f = self.settings.fit_frames
+    def _moving_step(self, moving: np.ndarray, a: int, look: int, t_a: float,
+                     bend: np.ndarray, soon: np.ndarray
+                     ) -> tuple[dict[int, np.ndarray], set[int], list[tuple[int, float]]]:
+        """Fit every moving track's current segment, test the frames after for a bend
+        (sets ``bend`` and ``soon``) and the frames up to ``a`` for rest, all tracks at
+        once. Returns the paths, the slots fitted to three or more observations and the
+        slots now at rest with their stop times."""
+        s_ = self.settings
+        h = self._hist
+        paths: dict[int, np.ndarray] = {}
+        fitted: set[int] = set()
+        to_rest: list[tuple[int, float]] = []
+        m = len(moving)
+        if m == 0:
+            return paths, fitted, to_rest
+        col = a % h
+        f = s_.fit_frames
         ks = np.arange(a - f, a)
-        valid = ks >= max(0, self._n - self._hist)
-        cols = ks % self._hist
-        ok = (self._seen[moving][:, cols] & valid[None] & (ks[None] >= self._seg0[moving, None]))
+        cols = ks % h
+        seg0 = self._seg0[moving]
+        ok = (self._seen[moving][:, cols] & (ks >= max(0, self._n - h))[None]
+              & (ks[None] >= seg0[:, None]))
         n = ok.sum(axis=1)
-        use = n >= 4
-        if not np.any(use):
-            return {}
-        tau = np.broadcast_to(self._t[cols] - t_a, ok.shape)[use]
-        coef, rms, _ = fit_paths(tau, self._xy[moving[use]][:, cols], ok[use], 2)
-        out = {}
-        for r, s in enumerate(moving[use].tolist()):
-            out[s] = (coef[r], float(rms[r]), tau[r][ok[use][r]])
-        return out
+        tau_all = self._t[cols] - t_a
+        coef = np.zeros((m, 3, 2))
+        rms = np.zeros(m)
+        deg2 = n >= 4
+        nfit = n.astype(float)
+        tmax = np.zeros(m)
+        tmin = np.zeros(m)
+        if np.any(deg2):
+            tau_b = np.broadcast_to(tau_all, (int(deg2.sum()), f))
+            coef[deg2], rms[deg2], _ = fit_paths(tau_b, self._xy[moving[deg2]][:, cols],
+                                                 ok[deg2], 2)
+            tmax[deg2] = np.where(ok[deg2], tau_b, -np.inf).max(axis=1)
+            tmin[deg2] = np.where(ok[deg2], tau_b, np.inf).min(axis=1)
+        have = deg2.copy()
+        for r in np.flatnonzero(~deg2).tolist():  # just after a change: few
+            s = int(moving[r])
+            tau = tau_all[ok[r]]
+            xy = self._xy[s, cols[ok[r]]]
+            if 2 <= len(tau) and math.isfinite(self._t_start[s]):
+                # just left rest: where and when it left is one more point of the line
+                tau = np.concatenate([[self._t_start[s] - t_a], tau])
+                xy = np.concatenate([self._start_xy[s][None], xy])
+            if len(tau) >= 2:
+                deg = 2 if len(tau) >= 4 else 1
+                coef[r], rms[r] = fit_path(tau, xy, deg)
+                deg2[r] = deg == 2
+                have[r] = True
+                nfit[r] = len(tau)
+                tmax[r], tmin[r] = float(tau.max()), float(tau.min())
+                continue
+            # its rest position or the frames after stand in
+            start = self._start_path(s, int(self._seg0[s]), t_a)
+            tau2, xy2 = self._samples(s, self._seg0[s], self._seg0[s] + 2, t_a)
+            if start is not None:
+                paths[s] = start
+            elif len(tau2) >= 2:
+                paths[s] = fit_path(tau2, xy2, 1)[0]
+        for r in np.flatnonzero(have).tolist():
+            paths[int(moving[r])] = coef[r]
+        fitted.update(moving[have & (nfit >= 3)].tolist())
+
+        # bends: the next observations miss the extrapolated fit (vectorised)
+        ahead = np.array([(a + k) % h for k in range(look + 1)])
+        seen_ah = self._seen[moving][:, ahead] & have[:, None]
+        tt = self._t[ahead] - t_a
+        pred = (coef[:, None, 0] + coef[:, None, 1] * tt[None, :, None]
+                + coef[:, None, 2] * (tt**2)[None, :, None])
+        res = np.linalg.norm(np.nan_to_num(self._xy[moving][:, ahead] - pred), axis=2)
+        sig = self._sigma[moving, col]
+        sig = np.where(np.isfinite(sig), sig, s_.noise_floor_mm)
+        span = tmax - tmin + 1e-3
+        h_ext = tt[None, :] - tmax[:, None]
+        model = np.where(deg2[:, None], 0.5 * 200.0 * (h_ext + span[:, None] / 2) ** 2,
+                         0.5 * _MAX_ACCEL_MM_S2 * (h_ext + span[:, None]) ** 2)
+        thr = s_.bend_min_mm + s_.bend_sigmas * np.maximum(sig, rms)[:, None] * (
+            1.0 + 2.0 / np.maximum(nfit, 1.0)[:, None] + h_ext / span[:, None]) + model
+        miss = (res > thr) & seen_ah
+        # the seen observations in order, first
+        order = np.argsort(~seen_ah, axis=1, kind="stable")
+        n_ah = seen_ah.sum(axis=1)
+        mc = np.take_along_axis(miss, order, axis=1)
+        mc = np.concatenate([mc, np.zeros((m, 3), dtype=bool)], axis=1)
+        seen_a = seen_ah[:, 0]
+        lo = res[:, 0] > s_.bend_min_mm + 2.0 * sig
+        b = seen_a & ((mc[:, 0] & ((n_ah == 1) | mc[:, 1]))
+                      | (lo & (n_ah >= 3) & mc[:, 1] & mc[:, 2]))
+        pairs = np.any(mc[:, :-1] & mc[:, 1:], axis=1)
+        bend[moving] = b
+        soon[moving] |= np.where(n_ah > 1, pairs, b) & (n_ah >= 1)
+
+        # rest: slow over the last rest_frames, and still, relative to its noise, over
+        # a window of fit_frames (a slow creeper is not at rest)
+        cand = ~b & self._seen[moving, col] & (a - seg0 + 1 >= s_.rest_frames)
+        # (only those whose fitted path is slow; well above the noise of its end speed)
+        cand &= ~have | (np.linalg.norm(coef[:, 1], axis=1) < 4.0 * s_.rest_speed_mm_s)
+        if np.any(cand):
+            mc_ = moving[cand]
+            kr = np.arange(a - f + 1, a + 1)
+            cr = kr % h
+            okr = (self._seen[mc_][:, cr] & (kr >= max(0, self._n - h))[None]
+                   & (kr[None] >= self._seg0[mc_, None]))
+            tau_r = np.broadcast_to(self._t[cr] - t_a, okr.shape)
+            short = okr & (kr >= a - s_.rest_frames + 1)[None]
+            c_s, _, n_s = fit_paths(tau_r, self._xy[mc_][:, cr], short, 1)
+            c_l, _, n_l = fit_paths(tau_r, self._xy[mc_][:, cr], okr, 1)
+            v_s = np.linalg.norm(c_s[:, 1], axis=1)
+            v_l = np.linalg.norm(c_l[:, 1], axis=1)
+            thr_on = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig[cand])
+            window_s = f * self._dt
+            still = (n_s >= 3) & (v_s < s_.rest_speed_mm_s) & (v_l * window_s < thr_on)
+            for s in mc_[still].tolist():
+                to_rest.append((int(s), self._stop_time(int(s), a, t_a)))
+        return paths, fitted, to_rest
 
     def _shot_end(self, t_s: float) -> Event:
         frame_idx = max(0, self._analysed - 1)
@@ -819,16 +901,86 @@ class MotionEventDetector:
             if float(eval_velocity(coef, tc) @ n) >= 0 or float(eval_velocity(after, tc) @ n) <= 0:
                 continue
             conf *= self._quality([s], a)
+            if t_a + tc - self._last_cush_t.get((s, k), -math.inf) < 3.5 * self._dt:
+                found = True
+                continue
+            self._last_cush_t[(s, k)] = t_a + tc
             self._event(EventKind.CUSHION, t_a + tc, a, (self._ref(s),), p, conf,
                         cushion=self.spec.cushions[k].name)
             found = True
         return found
+
+    def _cushion_scan(self, slots: list[int], paths: dict[int, np.ndarray], a: int,
+                      look: int, t_a: float) -> None:
+        """Cushion contacts found from the paths alone: every moving path (fitted before
+        frame ``a``) against every cushion line at once, for a root one radius from the
+        nose between frames ``a - 1`` and ``a``, approaching; a cushion when the motion
+        fitted after that root leaves the line again (its normal velocity reversed)."""
+        if not slots or self._analysed < 1:
+            return
+        s_ = self.settings
+        sl = np.array(slots)
+        coef = np.stack([paths[s] for s in slots])  # (M, 3, 2)
+        r = self._radius[sl]
+        tau0 = self._T(a - 1) - t_a
+        # signed distance beyond one radius: q0 + q1 tau + q2 tau^2, (M, C)
+        q0 = np.einsum("mcx,cx->mc", coef[:, 0, None] - self._cush_a[None], self._cush_n)
+        q0 = q0 - r[:, None]
+        q1 = coef[:, 1] @ self._cush_n.T
+        q2 = coef[:, 2] @ self._cush_n.T
+        # the path gets there within the frame: farther at its start, not at its end
+        end = q0
+        start = q0 + q1 * tau0 + q2 * tau0 * tau0
+        hit = (start > 0.0) & (end <= 0.0)
+        if not np.any(hit):
+            return
+        for m, k in zip(*np.nonzero(hit), strict=True):
+            s = int(sl[m])
+            tc = line_touch(coef[m], self._cush_a[k], self._cush_n[k], float(r[m]),
+                            tau0, 0.0)
+            if tc is None:
+                continue
+            if t_a + tc - self._last_cush_t.get((s, int(k)), -math.inf) < 3.5 * self._dt:
+                continue
+            p = eval_path(coef[m], tc)
+            ab = self._cush_b[k] - self._cush_a[k]
+            u = float((p - self._cush_a[k]) @ ab) / float(ab @ ab)
+            if not 0.0 <= u <= 1.0:
+                continue
+            tt, xa = self._samples(s, a, a + look, t_a)
+            if len(tt) < 2:
+                continue
+            after, _ = fit_path(tt, xa, 1 if len(tt) < 4 else 2)
+            n = self._cush_n[k]
+            gap = float((eval_path(after, tc) - self._cush_a[k]) @ n) - float(r[m])
+            v_in = -float(eval_velocity(coef[m], tc) @ n)
+            v_out = float(eval_velocity(after, tc) @ n)
+            # (slower ones are objects sliding along the cushion, or noise)
+            if v_in < _SCAN_IN_MM_S or v_out < _SCAN_OUT_MM_S or abs(gap) > s_.cushion_gate_mm:
+                continue
+            self._last_cush_t[(s, int(k))] = t_a + tc
+            self._event(EventKind.CUSHION, t_a + tc, a, (self._ref(s),), p,
+                        self._quality([s], a), cushion=self.spec.cushions[k].name)
 
     def _onset_of(self, s: int, a: int, t_a: float) -> float | None:
         tau0, tau1, _ = self._window(a)
         tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
         tc = onset_time(tt, xa, self._rest_xy[s], tau0 - self._dt, tau1)
         return None if tc is None else t_a + tc
+
+    def _restarts(self, s: int, a: int, look: int, t_a: float) -> bool:
+        """Whether slot ``s``, which came to rest during this shot, goes on along the
+        direction it came from: a slow roller that only looked at rest, not a new motion."""
+        if self._rest_shot[s] != self._shot or not np.any(self._came_dir[s]):
+            return False
+        tt, xa = self._samples(s, a, a + look, t_a)
+        if len(tt) == 0:
+            return False
+        rel = xa[-1] - self._rest_xy[s]
+        dist = max(float(np.linalg.norm(rel)), 1e-9)
+        since = t_a + float(tt[-1]) - float(self._t_start[s])
+        slow = not since > 0 or dist / since < _CREEP_MM_S
+        return slow and float(rel @ self._came_dir[s]) / dist > 0.8
 
     def _unexplained_onset(self, s: int, a: int, look: int, t_a: float,
                            onset: np.ndarray) -> bool:
@@ -865,7 +1017,10 @@ class MotionEventDetector:
             self._event(EventKind.SHOT_START, t_on, a, (self._ref(s),), self._rest_xy[s],
                         self._quality([s], a))
             return True
-        self._carry[s] = True  # a hand: reported when it rests again
+        if not self._shot_on:
+            self._carry[s] = True  # a hand: reported when it rests again
+        # during a shot nothing is a hand: a slow roller that looked at rest and goes on,
+        # or a push too gentle to time; it moves on without an event
         return False
 
     def _removal(self, s: int, a: int, state: int) -> None:
@@ -910,26 +1065,42 @@ class MotionEventDetector:
                             cushion=self.spec.cushions[best[1]].name)
         self._event(EventKind.OFF_TABLE, t_ev, a, refs, p_last, conf)
 
-    def _crossings(self, s: int, a: int) -> None:
-        col = a % self._hist
-        if not self._seen[s, col]:
+    def _crossings(self, slots: np.ndarray, a: int) -> None:
+        """Printed-line crossings of ``slots`` between their last two observations (up to
+        three frames apart) and frame ``a``, all slots and lines at once."""
+        h = self._hist
+        col = a % h
+        slots = slots[self._seen[slots, col]]
+        if len(slots) == 0:
             return
-        prev = [k for k in range(a - 1, max(a - 4, -1, self._n - self._hist - 1), -1)
-                if self._seen[s, k % self._hist]]
-        if not prev:
-            return
-        k0 = prev[0]
-        p0, p1 = self._xy[s, k0 % self._hist], self._xy[s, col]
-        t0, t1 = self._T(k0), self._T(a)
-        sig = self._sigma_of(s, a)
-        for line in self._lines:
-            d = signed_depth_mm(line, np.stack([p0, p1]))
-            if (d[0] > 0) == (d[1] > 0):
+        k0 = np.full(len(slots), -1)
+        for back in (3, 2, 1):  # the latest earlier frame it was seen on
+            k = a - back
+            if k < 0 or k <= self._n - h - 1:
                 continue
-            f = float(d[0] / (d[0] - d[1]))
-            t_c = t0 + f * (t1 - t0)
-            p = p0 + f * (p1 - p0)
-            conf = float(_phi(np.array([min(abs(d[0]), abs(d[1])) / sig]))[0])
-            conf *= self._quality([s], a)
-            self._event(EventKind.LINE_CROSS, t_c, a, (self._ref(s),), p, conf,
-                        line=line.name)
+            k0 = np.where(self._seen[slots, k % h], k, k0)
+        slots, k0 = slots[k0 >= 0], k0[k0 >= 0]
+        if len(slots) == 0:
+            return
+        p0 = self._xy[slots, k0 % h]
+        p1 = self._xy[slots, col]
+        d0 = self._depth(p0)  # (L, S)
+        d1 = self._depth(p1)
+        for li, r in zip(*np.nonzero((d0 > 0) != (d1 > 0)), strict=True):
+            s = int(slots[r])
+            f = float(d0[li, r] / (d0[li, r] - d1[li, r]))
+            t0, t1 = self._T(int(k0[r])), self._T(a)
+            sig = self._sigma_of(s, a)
+            z = min(abs(float(d0[li, r])), abs(float(d1[li, r]))) / sig
+            conf = 0.5 * (1.0 + math.erf(z / math.sqrt(2.0))) * self._quality([s], a)
+            self._event(EventKind.LINE_CROSS, t0 + f * (t1 - t0), a, (self._ref(s),),
+                        p0[r] + f * (p1[r] - p0[r]), conf, line=self._lines[li].name)
+
+    def _depth(self, xy_mm: np.ndarray) -> np.ndarray:
+        """Signed depth (L, N) of points past each of the detector's lines
+        (``signed_depth_mm`` for all lines at once)."""
+        rel = xy_mm[None] - self._line_a[:, None]  # (L, N, 2)
+        straight = np.einsum("lnc,lc->ln", rel, self._line_n)
+        inside = self._line_r[:, None] - np.linalg.norm(rel, axis=2)
+        out: np.ndarray = np.where(self._line_circle[:, None], inside, straight)
+        return out

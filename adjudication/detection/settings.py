@@ -25,7 +25,9 @@ class DetectorSettings:
     * ``fit_frames`` = 12: most frames of one side fitted. More averages noise; fewer follows
       a changing acceleration (slide to roll) better.
     * ``rest_speed_mm_s`` = 20.0 over ``rest_frames`` = 6: a moving object rests when its
-      fitted speed stays below this. Lower: ``shot_end`` later and surer; higher: sooner.
+      fitted speed stays below this, and its speed fitted over ``fit_frames`` would carry
+      it less than the onset threshold in that time (still relative to its noise; a slow
+      creeper is not at rest). Lower: ``shot_end`` later and surer; higher: sooner.
     * ``contact_gate_mm`` = 10.0: a pair whose fitted paths came no closer than the sum of
       radii plus this still makes a contact (at a lowered confidence) when both changed.
       Larger rescues contacts of badly fitted tracks but can pair a bend with a neighbour.
