@@ -142,7 +142,9 @@ class PoolFitSettings:
     fits leave 1-1.2 mm where they are 1.5-2.5 mm off the truth. ``max_rms_px``: the
     limit never falls below this many pixels at the table centre: the residuals are
     pixel measurements, and a table that fills little of the frame (a broadcast view)
-    leaves more millimetres for the same pixels.
+    leaves more millimetres for the same pixels. 0.6 px accepts the compressed 720p of the
+    sample clips (correct fits there leave 1.2-1.4 mm, 0.5 px, and are 0.8-1.0 mm off the
+    truth); on the 224 benchmark views it changed no verdict (0 silent wrong either way).
     ``diamond_search_mm``: radius of the search around each predicted diamond; it must
     cover the parallax a wrong camera height gives the rail tops, and stay under half the
     diamond spacing. ``fit_edges_max``: the most nose edge points each round's camera
@@ -159,7 +161,7 @@ class PoolFitSettings:
     rounds: int = 3
     pinhole_rounds: int = 2
     max_rms_mm: float = 1.0
-    max_rms_px: float = 0.4
+    max_rms_px: float = 0.6
     rail_max_rms_mm: float = 1.25
     diamond_search_mm: float = 40.0
     fit_edges_max: int = 160
