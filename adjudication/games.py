@@ -25,6 +25,15 @@ class Game(StrEnum):
     def players_per_side(self) -> int:
         return 2 if self is Game.NOVUSS_DOUBLES else 1
 
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The class labels of the objects in play: a 9-ball rack has no 14, so a detector
+        told so reads a blurred cue ball as the cue ball, not as a striped ball."""
+        if self.is_novuss:
+            return ("puck", "red_pawn", "black_pawn")
+        balls = {Game.NINE_BALL: 9, Game.TEN_BALL: 10}.get(self, 15)
+        return ("cue_ball", *(f"ball_{n}" for n in range(1, balls + 1)))
+
 
 def parse_game(name: str) -> Game:
     """The game for a CLI name; ``ValueError`` lists the known games."""

@@ -163,10 +163,10 @@ def main() -> None:
     manifest = json.loads((SAMPLES / "manifest.json").read_text())
     names = args.clips.split(",") if args.clips else [c["name"] for c in manifest["clips"]]
     args.out.mkdir(parents=True, exist_ok=True)
-    detector = Detector(threads=2)
     results = []
     for name in names:
-        r = run_clip(name, detector, args.out)
+        game = parse_game(json.loads((SAMPLES / f"{name}.json").read_text())["game"])
+        r = run_clip(name, Detector(threads=2, classes=game.labels), args.out)
         print(f"{name}: calls {r['pixels']['calls']} (dev {r['dev']['calls']}), "
               f"{r['pixels']['ms_per_frame']:.1f} ms/frame", flush=True)
         results.append(r)

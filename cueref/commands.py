@@ -300,7 +300,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
           f"({truth['n_frames']} frames at {truth['fps']:g} fps), "
           "calibration + detector + tracker + events + rules")
     try:
-        detector = Detector(threads=2)
+        detector = Detector(threads=2, classes=game.labels)
         detector.load()
     except DetectorError as exc:
         raise UsageError(str(exc)) from None
@@ -508,7 +508,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 0
 
     try:
-        detector = Detector(args.model, threads=args.threads)
+        detector = Detector(args.model, threads=args.threads, classes=game.labels)
         detector.load()
     except DetectorError as exc:
         raise UsageError(str(exc)) from None

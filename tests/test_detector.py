@@ -176,3 +176,18 @@ def test_the_model_card_names_each_committed_model_by_its_hash(name):
     card = (DEFAULT_MODEL.parent / "MODEL_CARD.md").read_text()
     assert 0.3e6 < path.stat().st_size < 8e6
     assert hashlib.sha256(path.read_bytes()).hexdigest() in card
+
+
+def test_unique_labels_reads_only_the_balls_in_play():
+    # a blurred cue ball scores as the 14; in a 9-ball rack (cue ball and 1-9) it is the cue
+    scores = np.full((2, 19), 0.01)
+    scores[0, 14], scores[0, 0] = 0.8, 0.2
+    scores[1, 1] = 0.9
+    in_play = np.arange(10)
+    assert unique_labels(scores, np.array([0.8, 0.9])).tolist() == [14, 1]
+    assert unique_labels(scores, np.array([0.8, 0.9]), in_play).tolist() == [0, 1]
+
+
+def test_detector_refuses_unknown_classes():
+    with pytest.raises(ValueError, match="ball_16"):
+        Detector(classes=["cue_ball", "ball_16"])

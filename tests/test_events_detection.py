@@ -308,3 +308,29 @@ def test_line_depths_of_all_lines_at_once_agree_with_signed_depth():
         det = MotionEventDetector(spec)
         want = np.stack([signed_depth_mm(line, xy) for line in det._lines])
         assert np.allclose(det._depth(xy), want)
+
+
+@pytest.mark.parametrize("rolling, stroke", [(True, True), (False, False)])
+def test_striker_lost_to_motion_blur_and_found_rolling_far_away_was_struck(rolling, stroke):
+    # a break: the cue ball leaves its rest faster than the detector can see, and is found
+    # again 1.4 m away, still rolling; a cue ball carried by hand is set down at rest
+    det = MotionEventDetector(POOL)
+    events = []
+    rest, far = np.array([-870.0, 138.0]), np.array([560.0, 7.0])
+    for k in range(80):
+        t = k / FPS
+        if k < 30:
+            xy, seen = rest, True
+        elif k < 36:
+            xy, seen = rest, False
+        else:
+            xy = far - (np.array([700.0, -100.0]) * (t - 36 / FPS) if rolling else 0.0)
+            xy, seen = (xy if k < 50 else far - (np.array([700.0, -100.0]) * 14 / FPS
+                                                 if rolling else 0.0)), True
+        tr = _rest_tracks(t, np.array([xy, [0.0, 0.0]]), seen=np.array([seen, True]))
+        events += det.update(tr)
+    events += det.flush()
+    starts = of(events, EventKind.SHOT_START)
+    assert bool(starts) is stroke
+    if stroke:
+        assert abs(starts[0].t_s - 30 / FPS) < 2 / FPS and starts[0].labels == ("cue_ball",)

@@ -74,8 +74,10 @@ class TrackerSettings:
     * ``label_mismatch_cost`` (25): added when the observation's label is not the track's.
       Below ``gate_chi2`` so a misread number can still reach its only ball (if it lies
       within ``sqrt(gate - cost)`` sigma); higher makes misreads start candidates.
-    * ``max_speed_mm_s`` (8000): the fastest an object moves (a hard break is 8-9 m/s at
-      the cue ball, object balls go slower). Sets stage 2's reach; higher re-finds faster
+    * ``max_speed_mm_s`` (12000): the fastest an object moves (a hard break is 8-12 m/s at
+      the cue ball, object balls go slower; the simulated breaks of the sample clips reach
+      9.5 m/s, and at 8000 the tracker let the cue ball go and found it again after the
+      rack as a ball moved by hand). Sets stage 2's reach; higher re-finds faster
       objects but lets a lost track grab a farther detection.
     * ``jump_window_s`` (0.2): stage 2 considers at most this much unseen time (reach =
       ``max_speed_mm_s x min(unseen, window)``); objects unseen for longer come back only
@@ -167,7 +169,7 @@ class TrackerSettings:
     q_resting_mm2_s3: float = 20.0
     gate_chi2: float = 36.0
     label_mismatch_cost: float = 25.0
-    max_speed_mm_s: float = 8000.0
+    max_speed_mm_s: float = 12000.0
     jump_window_s: float = 0.2
     jump_min_score: float = 0.5
     start_moving_chi2: float = 25.0

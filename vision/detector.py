@@ -18,7 +18,7 @@ One frame goes through four steps (``Detector.detect``):
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -102,18 +102,21 @@ def suppress_by_distance(xy: np.ndarray, diameter: np.ndarray, score: np.ndarray
     return order[alive]
 
 
-def unique_labels(class_scores: np.ndarray, presence: np.ndarray) -> np.ndarray:
+def unique_labels(class_scores: np.ndarray, presence: np.ndarray,
+                  columns: np.ndarray | None = None) -> np.ndarray:
     """Class per detection ``(N,)`` with each pool ball named at most once: the most
-    likely joint reading (sum of log scores, Hungarian), the strongest 16 detections
-    first; a 17th or later (a ball seen twice, a false one) keeps its best class."""
+    likely joint reading (sum of log scores, Hungarian) over the ball classes in play
+    (``columns``, default all 16), the strongest detections first; one more than there
+    are balls (a ball seen twice, a false one) keeps its best class."""
     from scipy.optimize import linear_sum_assignment
 
-    cls = class_scores.argmax(axis=1)
+    cols_in_play = np.arange(16) if columns is None else np.asarray(columns)
+    cls = cols_in_play[class_scores[:, cols_in_play].argmax(axis=1)]
     order = np.argsort(-presence)
-    take = order[: min(len(order), 16)]
-    cost = -np.log(np.clip(class_scores[take][:, :16], 1e-6, 1.0))
+    take = order[: min(len(order), len(cols_in_play))]
+    cost = -np.log(np.clip(class_scores[take][:, cols_in_play], 1e-6, 1.0))
     rows, cols = linear_sum_assignment(cost)
-    cls[take[rows]] = cols
+    cls[take[rows]] = cols_in_play[cols]
     return cls
 
 
@@ -122,13 +125,18 @@ class Detector:
 
     def __init__(self, model_path: str | Path | None = None, *, threads: int = 2,
                  min_score: float = 0.35, overlap: float = 0.6, refine: bool = True,
-                 unique_labels: bool = True):
+                 unique_labels: bool = True, classes: Iterable[str] | None = None):
         self.model_path = Path(model_path or os.environ.get("CUEREF_MODEL") or DEFAULT_MODEL)
         self.threads = threads
         self.min_score = min_score
         self.overlap = overlap
         self.refine = refine
         self.unique_labels = unique_labels
+        #: the classes in play (a 9-ball rack has no 14): None keeps the table family's
+        self.classes = frozenset(classes) if classes is not None else None
+        unknown = (self.classes or frozenset()) - set(DETECTOR_CLASSES)
+        if unknown:
+            raise ValueError(f"unknown detector classes: {', '.join(sorted(unknown))}")
         self._session: Any = None
         self._input = ""
         self._fixed_hw: tuple[int, int] | None = None
@@ -188,6 +196,8 @@ class Detector:
     def _postprocess(self, out: np.ndarray, bgr: np.ndarray, warp: TableWarp,
                      heights_mm: Mapping[str, float]) -> Detections:
         allowed = FAMILY_CLASSES[warp.view.kind]
+        if self.classes is not None:
+            allowed = allowed & self.classes
         mask = np.array([c in allowed for c in DETECTOR_CLASSES])
         scores = np.where(mask[:, None], out[4:], 0.0)
         cls = scores.argmax(axis=0)
@@ -205,7 +215,7 @@ class Detector:
         idx = suppress_by_distance(boxes[:, :2], diameter, presence, self.overlap)
         boxes, diameter, cls, best = boxes[idx], diameter[idx], cls[idx], best[idx]
         if self.unique_labels and warp.view.kind == "pool":
-            cls = unique_labels(class_scores[idx], presence[idx])
+            cls = unique_labels(class_scores[idx], presence[idx], np.flatnonzero(mask[:16]))
             best = class_scores[idx][np.arange(len(cls)), cls]
         uv = boxes[:, :2] - 0.5  # the model's pixels span [i, i + 1]; ours centre on i
         labels = np.array([DETECTOR_CLASSES[c] for c in cls])

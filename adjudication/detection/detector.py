@@ -982,6 +982,30 @@ class MotionEventDetector:
         slow = not since > 0 or dist / since < _CREEP_MM_S
         return slow and float(rel @ self._came_dir[s]) / dist > 0.8
 
+    def _struck_while_unseen(self, s: int, a: int, tt: np.ndarray, xa: np.ndarray,
+                             t_a: float) -> tuple[bool, float]:
+        """Whether a resting track came back after a gap farther from its rest than a
+        hand moves it in that time (``strike_min_speed_mm_s`` x 4) and still rolling, and
+        when it left: just after it was last seen at rest."""
+        if not len(tt):
+            return False, t_a
+        for k in range(1, self._hist):
+            col = (a - k) % self._hist
+            if a - k < 0 or a - k < self._n - self._hist:
+                return False, t_a
+            if self._seen[s, col]:
+                t_prev = float(self._t[col])
+                break
+        else:
+            return False, t_a
+        gap_s = t_a + float(tt[0]) - t_prev
+        dist = float(np.linalg.norm(xa[0] - self._rest_xy[s]))
+        fast = gap_s > 1.5 * self._dt and dist > 4 * self.settings.strike_min_speed_mm_s * gap_s
+        # and still rolling when it is seen again (a ball carried by hand is set down)
+        rolling = len(tt) >= 2 and float(np.linalg.norm(xa[-1] - xa[0])) > (
+            self.settings.strike_min_speed_mm_s * float(tt[-1] - tt[0]))
+        return fast and rolling, t_prev + 0.5 * self._dt
+
     def _unexplained_onset(self, s: int, a: int, look: int, t_a: float,
                            onset: np.ndarray) -> bool:
         """A stroke (True: the striker now moves) or a hand."""
@@ -1010,6 +1034,11 @@ class MotionEventDetector:
             near = np.linalg.norm(self._rest_xy[others] - self._rest_xy[s], axis=1) < 300.0
             ballistic = bool(np.any(near)) and len(tt) >= 1 and float(
                 np.linalg.norm(xa[0] - self._rest_xy[s])) > 20.0
+        jumped, t_jump = self._struck_while_unseen(s, a, tt, xa, t_a)
+        if jumped and not ballistic and not self._shot_on:
+            # too fast to see: the striker left its rest while the detector lost it (a
+            # break's motion blur) and came back far away, already bouncing off the rack
+            ballistic, t_on = True, t_jump
         if not self._shot_on and self._labels[s] in s_.striker_labels and ballistic:
             self._shot += 1
             self._shot_on = True
