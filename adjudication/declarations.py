@@ -6,6 +6,11 @@ whoever holds it (opponent after a foul, illegal break, push-out; breaker after 
 break): ``accept``, ``return``, ``rerack_self``, ``rerack_breaker``, ``bih_head_string``,
 ``spot_and_continue``, ``rebreak``.
 
+``touched_by_opponent`` (Novuss) is the operator's word on who moved a pawn outside this
+shot (before its stroke): the camera sees the pawn move, not the hand. False (default) takes
+it as the shooter's touch (S0 §17.1.о, §16.1.д); True as the other player's while the
+shooter had the turn (§17.1.п, N25).
+
 ``overrule`` is the referee's word on the shot: when it is not empty, the engine's calls for
 that shot are replaced by these ``RefereeCall`` s, each marked as the referee's
 (``evidence.by == "referee"``, with the engine's calls kept as ``evidence.engine_calls``).
@@ -77,6 +82,7 @@ class Declaration:
     push_out: bool = False
     option: str | None = None
     frozen: tuple[str, ...] = ()
+    touched_by_opponent: bool = False
     overrule: tuple[RefereeCall, ...] = ()
 
     def __post_init__(self) -> None:
@@ -96,6 +102,7 @@ class Declaration:
             push_out=bool(obj.get("push_out", False)),
             option=obj.get("option"),
             frozen=tuple(obj.get("frozen", ())),
+            touched_by_opponent=bool(obj.get("touched_by_opponent", False)),
             overrule=tuple(
                 c if isinstance(c, RefereeCall) else RefereeCall.from_json(c)
                 for c in obj.get("overrule", ())
@@ -110,6 +117,7 @@ class Declaration:
             "push_out": self.push_out,
             "option": self.option,
             "frozen": list(self.frozen),
+            "touched_by_opponent": self.touched_by_opponent,
             "overrule": [c.to_json() for c in self.overrule],
         }
 

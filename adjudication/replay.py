@@ -47,7 +47,7 @@ STRIKERS = frozenset({CUE, "puck"})
 TIME_TOLERANCE_S = 1e-6
 DECLARATION_KEYS = frozenset(
     {"shot", "called_ball", "called_pocket", "safety", "push_out", "option", "frozen",
-     "overrule"}
+     "overrule", "touched_by_opponent"}
 )
 
 

@@ -81,6 +81,33 @@ class RuleSettings:
     that touches an own pawn starts his count again); False counts every miss while both
     sides hold only dark pawns. A "miss" is a shot whose puck touches no own pawn."""
 
+    shot_clock_s: float | None = None
+    """§8.17 (P15 WPA 6.15; N29 S0 §19.3, §18.1.ж, §17.1.т): the time allowed for a shot,
+    timed from the table being ready (the previous shot's end, or the referee's last
+    placement between shots) to the stroke. None (default): off, because a referee imposes
+    it (WPA: on slow play, e.g. 35 s; Novuss: 30 s once a player was warned for stalling).
+    When set, pool calls a standard foul (6.15); Novuss takes the turn on the first breach
+    (§18.1.ж) and adds a penalty pawn on each later one (§17.1.т), until the match ends.
+    The first shot after a re-rack or a new set is timed only from a placement seen."""
+
+    n25_skip_turn: bool = False
+    """§8.8 (N25, S0 §17.1.п): a pawn moved by the player who does not have the turn
+    (``Declaration.touched_by_opponent``: the camera sees the move, not whose hand) costs
+    him a penalty pawn when the opponent's series ends. False reads "loses the right to the
+    next shot" as the loss of turn a penalty pawn always brings (his turn starts as usual);
+    True has him skip that turn too, so the opponent plays another series."""
+
+    shake_min_pawns: int = 3
+    """⚙ N27 (S0 §16.1.б): this many resting pawns moving together outside a shot, none
+    touched by another object, read as the table being shaken (a ``review`` call: the camera
+    sees it, the referee says who shook it). Fewer pawns are hand touches (§17.1.о/§16.1.д).
+    Lowering it to 2 turns more two-pawn hand touches into reviews."""
+
+    shake_window_s: float = 0.2
+    """⚙ N27: the pawns' moves (their ``moved`` events) must end within this many seconds
+    of each other to count as one shake. Widening it catches slow drifts but also a hand
+    sweeping several pawns one after another."""
+
     def __post_init__(self) -> None:
         for name in ("race_to", "straight_pool_target", "sets_per_match"):
             if getattr(self, name) < 1:
@@ -92,5 +119,11 @@ class RuleSettings:
             )
         if not 0.0 <= self.review_below <= 1.0:
             raise ValueError(f"review_below must be in [0, 1], got {self.review_below}")
+        if self.shot_clock_s is not None and not self.shot_clock_s > 0:
+            raise ValueError(f"shot_clock_s must be > 0 s or None, got {self.shot_clock_s}")
+        if self.shake_min_pawns < 2:
+            raise ValueError(f"shake_min_pawns must be >= 2, got {self.shake_min_pawns}")
+        if not 0.0 < self.shake_window_s <= 2.0:
+            raise ValueError(f"shake_window_s must be in (0, 2] s, got {self.shake_window_s}")
         if not 0.0 <= self.simultaneous_s <= 0.1:
             raise ValueError(f"simultaneous_s must be in [0, 0.1] s, got {self.simultaneous_s}")

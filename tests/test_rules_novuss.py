@@ -3,6 +3,8 @@ and plays the red pawns toward cushion b; zone lines at ±370 mm, circle r = 125
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from test_rules_helpers import NOVUSS, check_json, engine, has, orders_of, shot
 
@@ -597,3 +599,152 @@ def test_novuss_calibration_untrusted_and_referee_overrule() -> None:
     assert Declaration.from_json(d.to_json()) == d
     with pytest.raises(ValueError, match="outcome"):
         RefereeCall("Novuss 17.1.б", "maybe", "x")
+
+
+# ------------------------------------------- N25–N27, N29, N30: outside the shot, the clock
+
+
+@pytest.mark.parametrize(
+    "limit, wait, faults, rule, outcome, pawn",
+    [
+        (None, 300, (0, 0), None, None, False),  # off by default: a referee imposes it
+        (30, 20, (0, 0), None, None, False),
+        (30, 40, (0, 0), "Novuss 18.1.ж", Outcome.LOSS_OF_TURN, False),  # first breach
+        (30, 40, (1, 0), "Novuss 17.1.т", Outcome.FOUL, True),  # again: penalty pawn too
+    ],
+    ids=["off", "in_time", "first_breach", "repeated"],
+)
+def test_novuss_18_1_zh_shot_time(limit, wait, faults, rule, outcome, pawn) -> None:
+    e, s = novuss(shot_clock_s=limit)
+    s = s.with_(clock_from_s=-float(wait), novuss=replace(s.novuss, time_faults=faults))
+    j = e.judge(s, shot(TABLE, [HIT_RED, POT_RED]))
+    if rule is None:
+        assert j.state.shooter == "ann" and not any("18.1.ж" in c.rule for c in j.calls)
+        return
+    assert has(j, rule, outcome) and j.state.shooter == "bob"
+    assert bool(orders_of(j, "penalty_pawn")) is pawn
+    assert j.state.novuss.time_faults[0] == faults[0] + 1
+    c = next(c for c in j.calls if c.rule == rule)
+    assert c.evidence["took_s"] == pytest.approx(wait) and c.evidence["limit_s"] == limit
+    check_json(j)
+
+
+def test_novuss_17_1_t_shot_time_counts_from_the_referee_placing_pawns() -> None:
+    e, s = novuss(shot_clock_s=30)
+    s = s.with_(clock_from_s=-40.0)
+    placed = [("placed", -10.0, "red_pawn#30", None, (0, 485))]  # the referee's last action
+    j = e.judge(s, shot(TABLE, [HIT_RED, POT_RED], between=placed))
+    assert j.state.shooter == "ann" and j.state.novuss.time_faults == (0, 0)
+
+
+@pytest.mark.parametrize(
+    "between, table, opponent, loser",
+    [
+        ([("off_table", -1.0, "black_pawn#12")], TABLE, False, "ann"),  # lifted off the table
+        ([("moved", -1.0, "red_pawn#1")], [PUCK, ("red_pawn", 0, 300, 1)], False, "ann"),
+        ([("off_table", -1.0, "black_pawn#12")], TABLE, True, "bob"),  # §8.8 operator: bob
+    ],
+    ids=["lifted", "last_pawn_moved", "lifted_by_opponent"],
+)
+def test_novuss_16_1_e_pawn_lifted_or_last_pawn_moved(between, table, opponent, loser) -> None:
+    from adjudication.declarations import Declaration
+
+    e, s = novuss()
+    s = s.with_(on_table=tuple(r[0] for r in table[1:]))
+    j = e.judge(s, shot(table, [HIT_RED], between=between),
+                Declaration(touched_by_opponent=opponent))
+    c = next(c for c in j.calls if c.rule == "Novuss 16.1.е")
+    assert c.outcome is Outcome.SET_LOSS and c.player == loser
+    assert j.state.scores == ((0, 1) if loser == "ann" else (1, 0))
+
+
+def test_novuss_16_1_e_pawn_dropping_into_a_pocket_between_shots_is_not_lifted() -> None:
+    e, s = novuss()
+    j = e.judge(s, shot(TABLE, [HIT_RED], between=[("pocket", -1.0, "black_pawn#12", "a_left")]))
+    assert not any(c.rule == "Novuss 16.1.е" for c in j.calls)
+
+
+@pytest.mark.parametrize(
+    "moves, settings, review, set_loss",
+    [
+        ([(-1.00, 11), (-1.05, 12), (-1.10, 13)], {}, True, False),  # together: shaken
+        ([(-1.0, 11), (-1.5, 12), (-2.0, 13)], {}, False, True),  # one after another: hands
+        ([(-1.00, 11), (-1.05, 12)], {}, False, True),  # two pawns: a hand (16.1.д)
+        ([(-1.00, 11), (-1.05, 12), (-1.10, 13)], {"shake_min_pawns": 4}, False, True),
+    ],
+    ids=["three_together", "spread_in_time", "two_pawns", "min_pawns_4"],
+)
+def test_novuss_16_1_b_table_shaken(moves, settings, review, set_loss) -> None:
+    e, s = novuss(**settings)
+    between = [("moved", t, f"black_pawn#{i}") for t, i in moves]
+    j = e.judge(s, shot(TABLE, [HIT_RED, POT_RED], between=between))
+    assert has(j, "Novuss 16.1.б", Outcome.REVIEW) is review
+    assert has(j, "Novuss 16.1.д", Outcome.SET_LOSS) is set_loss
+
+
+def test_novuss_16_1_b_contact_between_shots_is_not_a_shake() -> None:
+    e, s = novuss()
+    between = [("contact", -1.2, "black_pawn#11", "black_pawn#12"),
+               ("moved", -1.0, "black_pawn#11"), ("moved", -1.05, "black_pawn#12"),
+               ("moved", -1.1, "black_pawn#13")]
+    j = e.judge(s, shot(TABLE, [HIT_RED, POT_RED], between=between))
+    assert not has(j, "Novuss 16.1.б", Outcome.REVIEW)
+    assert has(j, "Novuss 16.1.д", Outcome.SET_LOSS)
+
+
+@pytest.mark.parametrize(
+    "between, clock, lost",
+    [
+        ([("placed", -3.0, "puck#99"), ("placed", -2.0, "red_pawn#30", None, (0, 485))],
+         -10.0, True),
+        ([("placed", -3.0, "red_pawn#30", None, (0, 485)), ("placed", -2.0, "puck#99")],
+         -10.0, False),
+        ([("placed", -3.0, "puck#99"), ("placed", -2.0, "red_pawn#30", None, (0, 485))],
+         None, False),  # a fresh set-up (new set, stream start): players set the rows
+    ],
+    ids=["puck_first", "pawns_first", "set_up"],
+)
+def test_novuss_18_1_z_puck_placed_before_the_referee_finished(between, clock, lost) -> None:
+    e, s = novuss()
+    j = e.judge(s.with_(clock_from_s=clock), shot(TABLE, [HIT_RED, POT_RED], between=between))
+    assert has(j, "Novuss 18.1.з", Outcome.LOSS_OF_TURN) is lost
+    assert j.state.shooter == ("bob" if lost else "ann")
+
+
+@pytest.mark.parametrize("skip", [False, True], ids=["penalty_only", "skips_turn"])
+def test_novuss_17_1_p_pawn_moved_while_the_opponent_has_the_turn(skip) -> None:
+    from adjudication.declarations import Declaration
+
+    e, s = novuss(n25_skip_turn=skip)
+    by_bob = Declaration(touched_by_opponent=True)
+    moved = [("moved", -1.0, "black_pawn#12")]
+    j = e.judge(s, shot(TABLE, [HIT_RED, POT_RED], between=moved), by_bob)
+    c = next(c for c in j.calls if c.rule == "Novuss 17.1.п")
+    assert c.outcome is Outcome.FOUL and c.player == "bob"
+    assert not has(j, "Novuss 17.1.о", Outcome.FOUL) and j.state.shooter == "ann"
+    assert j.state.novuss.deferred == (0, 1)
+    after = [r for r in TABLE if r[3] != 1]
+    k = e.judge(j.state, shot(after, [("contact", 1.0, "puck#99", "red_pawn#2")], number=2))
+    pawn = next(c for c in k.calls if c.rule == "Novuss 17.1.п")
+    assert pawn.outcome is Outcome.PENALTY_PAWN and pawn.player == "bob"
+    spot = next(o for o in orders_of(k, "penalty_pawn") if o.labels == ("black_pawn",))
+    assert spot.xy_mm[0] == pytest.approx((0.0, -485.0))  # bob's target row, rail a
+    assert k.state.novuss.deferred == (0, 0)
+    assert k.state.shooter == ("ann" if skip else "bob")
+    assert has(k, "Novuss 17.1.п", Outcome.LOSS_OF_TURN) is skip
+    plain = e.judge(s, shot(TABLE, [HIT_RED, POT_RED], between=moved))  # default: ann's touch
+    assert has(plain, "Novuss 17.1.о", Outcome.FOUL) and plain.state.shooter == "bob"
+
+
+def test_novuss_17_1_m_stroke_while_something_moves() -> None:
+    e, s = novuss()
+    j = e.judge(s, shot(TABLE, [HIT_RED, POT_RED], moving=("black_pawn",)))
+    assert has(j, "Novuss 17.1.м", Outcome.FOUL) and j.state.shooter == "bob"
+    assert not has(e.judge(s, shot(TABLE, [HIT_RED, POT_RED])), "Novuss 17.1.м", Outcome.FOUL)
+
+
+def test_novuss_16_1_z_wrong_player_goes_to_the_referee() -> None:
+    e, s = novuss()
+    assert has(e.judge(s, shot(TABLE, [HIT_RED], player="bob")), "Novuss 16.1.з", Outcome.REVIEW)
+    assert not has(e.judge(s, shot(TABLE, [HIT_RED], player="ann")), "Novuss 16.1.з",
+                   Outcome.REVIEW)

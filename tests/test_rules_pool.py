@@ -340,3 +340,53 @@ def test_wpa_calibration_untrusted_and_referee_overrule() -> None:
     k = e.judge(s, shot(TABLE, [HIT_1, RAIL_1]), d)
     assert [(c.rule, c.outcome.value) for c in k.calls] == [("WPA 6.2", "foul")]
     assert k.calls[0].evidence["by"] == "referee"
+
+
+# ------------------------------------------------------------- WPA 6.15 shot clock (P15)
+
+
+def _timed(game: str, limit, wait, between=()):
+    e = engine(game, shot_clock_s=limit)
+    s = e.start(["ann", "bob"]).with_(breaking=False, ball_in_hand=None)
+    s = s.with_(clock_from_s=None if wait is None else -float(wait))
+    return e, e.judge(s, shot(TABLE, [HIT_1, RAIL_1], between=between))
+
+
+@pytest.mark.parametrize(
+    "game, limit, wait, between, foul, then",
+    [
+        ("9ball", None, 300, (), False, None),  # off by default: a referee imposes it
+        ("9ball", 35, 30, (), False, None),
+        ("9ball", 35, 40, (), True, ("WPA 2.7", Outcome.BALL_IN_HAND)),
+        ("10ball", 35, 40, (), True, ("WPA 9.10", Outcome.BALL_IN_HAND)),
+        ("8ball", 35, 40, (), True, ("WPA 3.9", Outcome.BALL_IN_HAND)),
+        ("14.1", 35, 40, (), True, ("WPA 4.9", Outcome.POINT)),
+        # the referee spotted a ball 5 s before the stroke: the clock starts there
+        ("9ball", 35, 40, [("placed", -5.0, "ball_2")], False, None),
+        # the cue ball placed in hand is the shooter's own time
+        ("9ball", 35, 40, [("placed", -5.0, "cue_ball")], True, None),
+        ("9ball", 35, None, (), False, None),  # after a re-rack, no placement seen: untimed
+    ],
+    ids=["off", "in_time", "late_9", "late_10", "late_8", "late_14_1", "spotted_ball",
+         "cue_in_hand", "fresh_rack"],
+)
+def test_wpa_6_15_shot_clock(game, limit, wait, between, foul, then) -> None:
+    _e, j = _timed(game, limit, wait, between)
+    assert has(j, "WPA 6.15", Outcome.FOUL) is foul
+    if foul:
+        c = next(c for c in j.calls if c.rule == "WPA 6.15")
+        assert c.evidence["limit_s"] == limit and c.evidence["took_s"] > limit
+        assert j.state.shooter == "bob" and j.state.fouls_in_a_row[0] == 1
+    if then:
+        assert has(j, *then)
+    check_json(j)
+
+
+def test_wpa_6_15_clock_restarts_at_shot_end_and_waits_after_a_rerack() -> None:
+    e, s = nine(shot_clock_s=35)
+    sh = shot(TABLE, [HIT_1, RAIL_1])
+    assert e.judge(s, sh).state.clock_from_s == sh.t_end_s
+    win = shot(TABLE, [HIT_1, ("pocket", 1.5, "ball_9", "foot_left")])
+    j = e.judge(s, win)
+    assert has(j, "WPA 2.5", Outcome.RACK_WIN) and j.state.clock_from_s is None
+    assert "clock_from_s" not in j.state.to_json()

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from adjudication.calls import Call, Outcome, event_summary
 from adjudication.declarations import Declaration
-from adjudication.events import Event
+from adjudication.events import Event, EventKind
 from adjudication.games import Game
 from adjudication.shot import Layout, Shot
 
@@ -84,6 +84,11 @@ class NovussInfo:
     """§20.4: that clearing shot also committed a turn-losing violation."""
     dark_misses: tuple[int, ...] = ()
     """§20.6: each player's misses on his dark pawns while every side holds only dark ones."""
+    time_faults: tuple[int, ...] = ()
+    """N29 (§19.3): each player's breaches of the shot-time limit so far in the match."""
+    deferred: tuple[int, ...] = ()
+    """N25 (§17.1.п): penalty pawns each player owes for touching a pawn while another had
+    the turn, placed when that series ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +111,9 @@ class MatchState:
     winner: int | None = None
     pool: PoolInfo | None = None
     novuss: NovussInfo | None = None
+    clock_from_s: float | None = None
+    """When the last judged shot ended (the shot clock runs from it, P15/N29); None at the
+    start and after a re-rack or a new set (the table is being set up). Not in ``to_json``."""
 
     @property
     def shooter(self) -> str:
@@ -286,12 +294,58 @@ def overruled(calls: Sequence[Call], shot: Shot, player: str, d: Declaration) ->
     )
 
 
+# ------------------------------------------------------------------- the shot clock
+
+STRIKERS = frozenset({"cue_ball", "puck"})
+
+
+def table_ready_s(state: MatchState, shot: Shot) -> float | None:
+    """When the table was ready for this shot: the previous shot's end
+    (``MatchState.clock_from_s``), or later the referee's last placement between shots (a
+    ``placed`` event of anything but the striker: a spotted ball, a restored or penalty pawn,
+    a rack). None when neither is known (the match start, a re-rack with no placement seen).
+    The shooter's own placing of the cue ball in hand or the puck is his time."""
+    times = [
+        e.t_s
+        for e in shot.between
+        if e.kind is EventKind.PLACED
+        and e.labels[:1]
+        and e.labels[0] not in STRIKERS
+        and e.t_s <= shot.t_start_s
+    ]
+    if state.clock_from_s is not None:
+        times.append(state.clock_from_s)
+    return max(times, default=None)
+
+
+def shot_clock_ok(state: MatchState, shot: Shot, limit_s: float | None) -> Check:
+    """P15 (WPA 6.15) / N29 (S0 §19.3): the stroke came within ``limit_s`` of the table
+    being ready. Always ok when the clock is off (``limit_s`` None) or the start unknown."""
+    ready = table_ready_s(state, shot)
+    if limit_s is None or ready is None:
+        return True, ""
+    took = shot.t_start_s - ready
+    return took <= limit_s, f"the stroke came {took:.1f} s after the table was ready " \
+        f"(limit {limit_s:g} s)"
+
+
+def shot_time_evidence(state: MatchState, shot: Shot, limit_s: float | None) -> dict[str, Any]:
+    ready = table_ready_s(state, shot)
+    return {
+        "ready_s": ready,
+        "stroke_s": shot.t_start_s,
+        "took_s": None if ready is None else round(shot.t_start_s - ready, 3),
+        "limit_s": limit_s,
+    }
+
+
 JudgeFn = Callable[..., Judgement]
 
 
 def refereed(family: str) -> Callable[[JudgeFn], JudgeFn]:
     """Wrap an engine's ``judge``: a ``review`` call when the calibration was untrusted during
-    the shot, then the referee's overrule (``Declaration.overrule``) replaces the calls."""
+    the shot, then the referee's overrule (``Declaration.overrule``) replaces the calls; the
+    next state's ``clock_from_s`` is this shot's end (None after a re-rack)."""
 
     def wrap(judge: JudgeFn) -> JudgeFn:
         @functools.wraps(judge)
@@ -316,7 +370,10 @@ def refereed(family: str) -> Callable[[JudgeFn], JudgeFn]:
             d = declared(declaration)
             if d.overrule:
                 calls = overruled(calls, shot, state.shooter, d)
-            return Judgement(calls, j.state, j.orders) if calls is not j.calls else j
+            # the shot clock restarts at this shot's end; a new rack or set waits for the table
+            rerack = any(o.kind == "rerack" for o in j.orders)
+            nxt = j.state.with_(clock_from_s=None if rerack else shot.t_end_s)
+            return Judgement(calls, nxt, j.orders)
 
         return wrapped
 

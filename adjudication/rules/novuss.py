@@ -40,6 +40,8 @@ from adjudication.rules.base import (
     ev,
     put,
     refereed,
+    shot_clock_ok,
+    shot_time_evidence,
 )
 from adjudication.settings import RuleSettings
 from adjudication.shot import Layout, Shot
@@ -326,6 +328,58 @@ def no_back_cross(f: NovussFacts, shot: Shot, geo: NovussGeometry, at_rest: bool
     return not (rests_in or len(crossings) >= 2), "the puck crossed back over the own zone line"
 
 
+def _is_pawn(e: Event) -> bool:
+    return bool(e.labels) and e.labels[0].endswith("_pawn")
+
+
+def pawns_lifted(shot: Shot) -> list[Event]:
+    """N26 (S0 §16.1.е): pawns taken off the table during the set, i.e. an ``off_table``
+    event of a pawn with no shot on (nothing but a hand lifts a pawn between shots). A pawn
+    that drops into a pocket between shots is not counted."""
+    return [e for e in shot.between if e.kind is EventKind.OFF_TABLE and _is_pawn(e)]
+
+
+def last_pawn_moved(shot: Shot, moved: Sequence[Event]) -> list[Event]:
+    """N26 (S0 §16.1.е): the last pawn left on the table was moved outside a shot."""
+    pawns = [int(i) for i, lab in zip(shot.before.ids, shot.before.labels, strict=True)
+             if lab.endswith("_pawn")]
+    if len(pawns) != 1:
+        return []
+    return [e for e in moved if pawns[0] in e.ids]
+
+
+def table_shaken(between: Sequence[Event], min_pawns: int, window_s: float) -> tuple[Event, ...]:
+    """N27 (S0 §16.1.б): at least ``min_pawns`` resting pawns moved together outside a shot
+    with nothing touching them: their ``moved`` events end within ``window_s`` of each other
+    and no contact between shots names them. Returns those moves; () when none."""
+    touched = {o.id for e in between if e.kind is EventKind.CONTACT for o in e.objects}
+    moves = sorted(
+        (e for e in between
+         if e.kind is EventKind.MOVED and _is_pawn(e) and e.objects[0].id not in touched),
+        key=lambda e: e.t_s,
+    )
+    best: tuple[Event, ...] = ()
+    for i, first in enumerate(moves):
+        group = tuple(m for m in moves[i:] if m.t_s - first.t_s <= window_s)
+        if len({m.objects[0].id for m in group}) >= min_pawns and len(group) > len(best):
+            best = group
+    return best
+
+
+def puck_placed_early(between: Sequence[Event]) -> tuple[Event, Event] | None:
+    """N30 (S0 §18.1.з): the puck was put on the table for the shot before the referee had
+    finished: a pawn ``placed`` (restored, returned to the circle, a penalty pawn) after the
+    puck's first ``placed`` event between shots. Returns (puck placed, pawn placed after)."""
+    order = sorted(between, key=lambda e: e.t_s)
+    puck = next((e for e in order if e.kind is EventKind.PLACED and e.labels[:1] == (PUCK,)),
+                None)
+    if puck is None:
+        return None
+    later = next((e for e in order
+                  if e.kind is EventKind.PLACED and _is_pawn(e) and e.t_s > puck.t_s), None)
+    return None if later is None else (puck, later)
+
+
 # ------------------------------------------------------------------------------ engine
 
 
@@ -458,9 +512,10 @@ class NovussEngine:
         if state.winner is not None:
             raise ValueError("the match is over; start a new one")
         assert state.novuss is not None
-        _ = declared(declaration)  # nothing in Novuss is declared per shot
+        d = declared(declaration)  # Novuss: only who touched a pawn (N25) and overrule
         nv = state.novuss
         me = state.turn
+        n = state.n
         book = CallBook(shot, state.shooter)
         f = self.facts(state, shot)
         geo = self.geo
@@ -501,19 +556,59 @@ class NovussEngine:
         orders: list[Order] = []
         restore: dict[int, tuple[str, tuple[float, float]]] = {}
 
-        # Between shots: placing the puck, touching pawns (N20–N22).
+        # Between shots: placing the puck, touching pawns (N20–N22, N25–N27, N30).
+        loser = me  # whose set it is when a set is lost (N25: the other player's touch)
+        shake = table_shaken(
+            shot.between, self.settings.shake_min_pawns, self.settings.shake_window_s
+        )
+        if shake:  # N27: the camera sees it, the referee says who shook the table
+            book.add(
+                "Novuss 16.1.б",
+                Outcome.REVIEW,
+                f"{len(shake)} resting pawns moved together with nothing touching them: the "
+                "table was shaken? Loss of set for whoever shook it; referee to decide.",
+                moved=[ev(e) for e in shake],
+            )
         moved = [
             e
             for e in shot.between
             if e.kind in (EventKind.MOVED, EventKind.CONTACT)
             and any(lab.endswith("_pawn") for lab in e.labels)
+            and e not in shake
         ]
         moved_ids = {o.id for e in moved for o in e.objects if o.label.endswith("_pawn")}
-        if len(moved_ids) >= 2:
+        lifted = pawns_lifted(shot)
+        last = last_pawn_moved(shot, moved)
+        deferred = list(nv.deferred or (0,) * n)
+        toucher = me  # N25: the operator may say the player who had just shot touched them
+        if d.touched_by_opponent and (moved or lifted):
+            toucher = (me - 1) % n  # singles: the opponent
+        if lifted or last:  # N26
+            loser = toucher
+            set_loss = Violation(
+                "Novuss 16.1.е",
+                "a pawn was taken off the table during the set"
+                if lifted
+                else "the last pawn on the table was moved outside a shot",
+                {"lifted": [ev(e) for e in lifted], "moved": [ev(e) for e in last]},
+            )
+        elif len(moved_ids) >= 2:
+            loser = toucher
             set_loss = Violation(
                 "Novuss 16.1.д",
                 f"{len(moved_ids)} pawns were moved outside a shot",
                 {"moved": [ev(e) for e in moved]},
+            )
+        elif moved and toucher != me:  # N25: penalty pawn when this series ends (§17.1.п)
+            deferred[toucher] += 1
+            book.add(
+                "Novuss 17.1.п",
+                Outcome.FOUL,
+                f"{state.players[toucher]} moved a pawn while {state.shooter} had the turn: "
+                "the referee puts it back; a penalty pawn follows when the series ends.",
+                player=state.players[toucher],
+                moved=[ev(e) for e in moved],
+                skip_turn=self.settings.n25_skip_turn,
             )
         elif moved:
             with_puck = any(PUCK in e.labels for e in moved)
@@ -526,6 +621,26 @@ class NovussEngine:
                     {"moved": [ev(e) for e in moved]},
                 )
             )
+        # N30: the puck went down before the referee had finished (fresh set-ups excluded).
+        early = puck_placed_early(shot.between) if state.clock_from_s is not None else None
+        # N29: the shot-time limit; the first breach costs the turn (§18.1.ж), later ones
+        # a penalty pawn as well (§17.1.т).
+        faults = list(nv.time_faults or (0,) * n)
+        late_ok, late_reason = shot_clock_ok(state, shot, self.settings.shot_clock_s)
+        late = not late_ok
+        late_evidence = shot_time_evidence(state, shot, self.settings.shot_clock_s)
+        if late:
+            faults[me] += 1
+            if faults[me] > 1:
+                violations.append(
+                    Violation(
+                        "Novuss 17.1.т",
+                        f"shot-time limit broken again: {late_reason}",
+                        {**late_evidence, "breaches": faults[me]},
+                    )
+                )
+        nv = replace(nv, time_faults=tuple(faults), deferred=tuple(deferred))
+        state = state.with_(novuss=nv)
         still = shot.still_moving_at_start()
         if still:
             violations.append(
@@ -697,11 +812,12 @@ class NovussEngine:
                 set_loss.rule,
                 Outcome.SET_LOSS,
                 f"{set_loss.text.capitalize()}: loss of set.",
+                player=state.players[loser],
                 **set_loss.evidence,
             )
             return self._set_over(
-                state, shot, book, winner_colour=other_colour(colour), orders=orders,
-                on_table=on_table,
+                state, shot, book, winner_colour=other_colour(nv.colours[loser]),
+                orders=orders, on_table=on_table,
             )
 
         evidence_first = self._first_evidence(f, state)
@@ -746,8 +862,18 @@ class NovussEngine:
         turn_ends = True
         end_rule, end_text = "", ""
         end_doubt: tuple[Event, ...] = ()
+        end_evidence: dict[str, Any] = {}
         if violations:
             end_rule, end_text = violations[0].rule, "penalty pawn and loss of turn"
+        elif late:
+            end_rule, end_text = "Novuss 18.1.ж", f"shot-time limit broken: {late_reason}"
+            end_evidence = {**late_evidence, "breaches": nv.time_faults[me]}
+        elif early is not None:
+            end_rule, end_text = (
+                "Novuss 18.1.з",
+                "the puck was put down before the referee had finished placing pawns",
+            )
+            end_evidence = {"puck_placed": ev(early[0]), "pawn_placed_after": ev(early[1])}
         elif not own_in:
             end_rule, end_text = "Novuss 18.1.а", "no own pawn pocketed"
         elif opp_in:
@@ -765,6 +891,7 @@ class NovussEngine:
         debt = state.penalty_debt
         own_total = PAWNS_PER_PLAYER * (2 if self.doubles else 1)
         own_now = on_table.count(f.own)
+        skipped: list[int] = []  # N25: players whose deferred penalty was just placed
         if turn_ends:
             # §21.5 (doubles): the penalty pawn goes to the offender's pair member who shoots
             # next (his partner), on that player's target row; singles: the shooter.
@@ -818,6 +945,33 @@ class NovussEngine:
                     xy_mm=[list(p) for p in orders[-1].xy_mm] if n_place else [],
                     offender=state.shooter if who != me else None,
                 )
+            # N25 (§17.1.п): pawns owed by a player who touched one during this series
+            owe = list(nv.deferred)
+            for who in [p for p in range(n) if owe[p] and p != me]:
+                k, lab = owe[who], pawn_label(nv.colours[who])
+                n_place = min(k, own_total - on_table.count(lab))
+                if n_place > 0:
+                    spots = self.penalty_spots(state, base_layout, placed, n_place, shot, who)
+                    placed += list(spots)
+                    orders.append(Order("penalty_pawn", (lab,) * n_place, spots,
+                                        rule="Novuss 17.3"))
+                    on_table += [lab] * n_place
+                new_debt[who] += k - n_place
+                owe[who] = 0
+                skipped.append(who)
+                book.add(
+                    "Novuss 17.1.п",
+                    Outcome.PENALTY_PAWN,
+                    f"{state.shooter}'s series is over: penalty pawn to {state.players[who]} "
+                    "for the pawn he moved"
+                    + (f"; {n_place} placed" if n_place else "; none pocketed, it is owed")
+                    + ".",
+                    player=state.players[who],
+                    placed=n_place,
+                    debt=k - n_place,
+                    xy_mm=[list(p) for p in orders[-1].xy_mm] if n_place else [],
+                )
+            nv = replace(nv, deferred=tuple(owe))
             debt = tuple(new_debt)
             if not violations:
                 book.add(
@@ -826,6 +980,7 @@ class NovussEngine:
                     ("Referee to confirm: loss of turn" if end_doubt else "Loss of turn")
                     + f": {end_text}.",
                     pocketed=[ev(e) for e in own_in + opp_in],
+                    **end_evidence,
                     **(doubt_evidence(end_doubt) if end_doubt else {}),
                 )
             else:
@@ -974,6 +1129,15 @@ class NovussEngine:
             )
 
         nxt_turn = (me + 1) % state.n if turn_ends else me
+        while turn_ends and self.settings.n25_skip_turn and nxt_turn in skipped:
+            book.add(
+                "Novuss 17.1.п",
+                Outcome.LOSS_OF_TURN,
+                f"{state.players[nxt_turn]} loses the next shot (§17.1.п, §8.8).",
+                player=state.players[nxt_turn],
+            )
+            skipped.remove(nxt_turn)
+            nxt_turn = (nxt_turn + 1) % state.n
         series = nv.series
         if turn_ends and series:
             series = put(series, nxt_turn, series[nxt_turn] + 1)
@@ -1288,6 +1452,7 @@ class NovussEngine:
             cleared_first=None,
             cleared_flawed=False,
             dark_misses=(0,) * state.n,
+            deferred=(0,) * state.n,
         )
         nxt = state.with_(
             shot=shot.number,

@@ -29,6 +29,8 @@ from adjudication.rules.base import (
     doubt_evidence,
     doubtful,
     ev,
+    shot_clock_ok,
+    shot_time_evidence,
 )
 from adjudication.settings import RuleSettings
 from adjudication.shot import Layout, Shot
@@ -85,6 +87,8 @@ class PoolFacts:
     pocket_events: tuple[Event, ...] = field(default=())
     first_events: tuple[Event, ...] = field(default=())  # the first contact(s), simultaneous incl.
     review_below: float = 0.5  # RuleSettings.review_below: events under it are doubtful
+    shot_clock: Check = (True, "")  # P15: the stroke within the shot clock (base.shot_clock_ok)
+    shot_time: dict[str, Any] = field(default_factory=dict)  # its evidence
 
     def doubt(self, *events: Event | None) -> tuple[Event, ...]:
         return doubtful(events, self.review_below)
@@ -206,6 +210,8 @@ def shot_facts(
         pocket_events=tuple(pockets),
         first_events=first_events,
         review_below=settings.review_below,
+        shot_clock=shot_clock_ok(state, shot, settings.shot_clock_s),
+        shot_time=shot_time_evidence(state, shot, settings.shot_clock_s),
     )
 
 
@@ -288,6 +294,12 @@ def p11_nothing_moving(f: PoolFacts) -> Check:
 def p12_nothing_touched(f: PoolFacts) -> Check:
     labels = [e.labels[0] for e in f.moved_between]
     return not labels, f"{', '.join(map(_say, labels))} moved without a shot"
+
+
+def p15_shot_clock(f: PoolFacts) -> Check:
+    """WPA 6.15: the stroke came within the shot clock the referee imposed (off by default,
+    ``RuleSettings.shot_clock_s``)."""
+    return f.shot_clock
 
 
 def _say(label: str) -> str:
@@ -380,6 +392,7 @@ def standard_fouls(
         first_contact=fc,
         head_string_x_mm=hs,
     )
+    check(p15_shot_clock(f), "WPA 6.15", "shot_clock", **f.shot_time)
     return out
 
 
