@@ -274,6 +274,9 @@ class Pipeline:
         if self.state is None:
             self.state, unseen = start_state(self.engine, self.game, self.spec, self.players,
                                              shot.before)
+            # what happened before the first stroke seen is the set-up (racking, pawns laid
+            # in their rows, hands nudging them), or history the camera has no context for
+            shot = replace(shot, between=())
             if unseen:
                 line = self.state.to_json()
                 line["unseen"] = unseen

@@ -448,6 +448,7 @@ class MotionEventDetector:
         for s, t_stop in to_rest:
             self._mode[s] = _REST
             tau, xy = self._samples(s, a - 2, a, t_a)
+            had_rest, before_xy = self._rest_n[s] > 0, self._rest_xy[s].copy()
             self._rest_xy[s] = xy.mean(axis=0)
             _, xy_b = self._samples(s, max(int(self._seg0[s]), a - 2 * s_.fit_frames),
                                     a - s_.fit_frames, t_a)
@@ -458,13 +459,15 @@ class MotionEventDetector:
             self._rest_n[s] = len(tau)
             self._last_motion_t = max(self._last_motion_t, t_stop)
             if self._carry[s]:
-                kind = EventKind.PLACED if (
-                    self._labels[s] in s_.striker_labels or self._first[s] > 0
-                ) else EventKind.MOVED
-                if self._first[s] > 0 and self._labels[s] not in s_.striker_labels:
-                    kind = EventKind.PLACED if self._seg0[s] <= self._first[s] else kind
-                self._event(kind, t_stop, a, (self._ref(s),), self._rest_xy[s],
-                            self._quality([s], a))
+                # the striker is placed (ball in hand, the puck); another object is placed
+                # when it first comes to rest, and moved when a hand shifts it later
+                first_rest = self._first[s] > 0 and self._seg0[s] <= self._first[s]
+                kind = (EventKind.PLACED if self._labels[s] in s_.striker_labels or first_rest
+                        else EventKind.MOVED)
+                shift = float(np.linalg.norm(self._rest_xy[s] - before_xy))
+                if kind is EventKind.PLACED or not had_rest or shift >= s_.hand_min_mm:
+                    self._event(kind, t_stop, a, (self._ref(s),), self._rest_xy[s],
+                                self._quality([s], a))
                 self._carry[s] = False
         if np.any(self._mode == _MOVING):
             self._last_motion_t = max(self._last_motion_t, t_a - self._dt)

@@ -22,6 +22,10 @@ class DetectorSettings:
       two frames in a row miss the extrapolated fit by more than both (plus the fit's own
       uncertainty). Lower finds gentler kisses; higher ignores the slide-to-roll change of
       a pool ball and tracker noise.
+    * ``hand_min_mm`` = 8.0: a resting object found again this far or more from where it
+      rested, with no shot on, was moved by a hand (``moved``); nearer is the same object
+      re-measured after a hand hid it. Lower reports gentler touches (Novuss §17.1.о counts
+      a touch) but turns the re-measured position of a hidden object into a foul.
     * ``fit_frames`` = 12: most frames of one side fitted. More averages noise; fewer follows
       a changing acceleration (slide to roll) better.
     * ``rest_speed_mm_s`` = 20.0 over ``rest_frames`` = 6: a moving object rests when its
@@ -49,6 +53,7 @@ class DetectorSettings:
     noise_floor_mm: float = 0.8
     onset_sigmas: float = 4.5
     onset_min_mm: float = 3.0
+    hand_min_mm: float = 8.0
     bend_sigmas: float = 5.0
     bend_min_mm: float = 4.0
     fit_frames: int = 12
@@ -70,7 +75,7 @@ class DetectorSettings:
             raise ValueError(f"fit_frames must be in 3..60, got {self.fit_frames}")
         if not 2 <= self.rest_frames <= self.fit_frames:
             raise ValueError("rest_frames must be in 2..fit_frames")
-        for name in ("noise_floor_mm", "onset_sigmas", "onset_min_mm", "bend_sigmas",
+        for name in ("noise_floor_mm", "onset_sigmas", "onset_min_mm", "hand_min_mm", "bend_sigmas",
                      "bend_min_mm", "rest_speed_mm_s", "contact_gate_mm", "cushion_gate_mm",
                      "strike_min_speed_mm_s", "shot_end_window_s", "split_sigma_s"):
             if not getattr(self, name) > 0:
