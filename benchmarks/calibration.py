@@ -53,6 +53,15 @@ from simulation.camera import CameraModel, CameraSetup, overhead_camera  # noqa:
 from simulation.render import Occluder, Renderer, SceneFrame  # noqa: E402
 
 
+def _scattered_objects(spec, novuss: bool, rng) -> tuple[tuple[str, ...], np.ndarray]:  # type: ignore[no-untyped-def]
+    """Objects strewn over the table: the puck and 8 pawns, or the cue ball and 9 balls."""
+    labels = (("puck",) + ("red_pawn", "black_pawn") * 4 if novuss
+              else ("cue_ball",) + tuple(f"ball_{n}" for n in range(1, 10)))
+    hx, hy = spec.half_wh_mm
+    xy = rng.uniform([-0.85 * hx, -0.85 * hy], [0.85 * hx, 0.85 * hy], size=(1, len(labels), 2))
+    return labels, xy
+
+
 def random_frame(spec: TableSpec, k: int) -> tuple[np.ndarray, CameraModel]:
     rng = np.random.default_rng([7, k])
     novuss = spec.family is Family.NOVUSS
@@ -67,10 +76,7 @@ def random_frame(spec: TableSpec, k: int) -> tuple[np.ndarray, CameraModel]:
         k1=float(rng.uniform(-0.2, 0.0) if novuss else rng.uniform(-0.06, 0.0)),
     )
     cam = overhead_camera(spec, setup)
-    labels = (("puck",) + ("red_pawn", "black_pawn") * 4 if novuss
-              else ("cue_ball",) + tuple(f"ball_{n}" for n in range(1, 10)))
-    hx, hy = spec.half_wh_mm
-    xy = rng.uniform([-0.85 * hx, -0.85 * hy], [0.85 * hx, 0.85 * hy], size=(1, len(labels), 2))
+    labels, xy = _scattered_objects(spec, novuss, rng)
     occluders: tuple[Occluder, ...] = ()
     if k % 4 == 1:
         tip = (float(xy[0, 0, 0] - 60.0), float(xy[0, 0, 1]))
@@ -108,11 +114,9 @@ def broadcast_frame(spec: TableSpec, k: int) -> tuple[np.ndarray, CameraModel]:
         k1=float(rng.uniform(-0.15, 0.0) if novuss else rng.uniform(-0.05, 0.0)),
     )
     cam = overhead_camera(spec, setup)
-    labels = (("puck",) + ("red_pawn", "black_pawn") * 4 if novuss
-              else ("cue_ball",) + tuple(f"ball_{n}" for n in range(1, 10)))
-    hx, hy = spec.half_wh_mm
-    xy = rng.uniform([-0.85 * hx, -0.85 * hy], [0.85 * hx, 0.85 * hy], size=(1, len(labels), 2))
+    labels, xy = _scattered_objects(spec, novuss, rng)
     # a player's body over one rail, leaning toward the table centre
+    hx, hy = spec.half_wh_mm
     side = int(rng.integers(4))
     normal = np.array([(1, 0), (-1, 0), (0, 1), (0, -1)][side], float)  # into the table
     half = hx if normal[0] else hy
