@@ -334,3 +334,22 @@ def test_striker_lost_to_motion_blur_and_found_rolling_far_away_was_struck(rolli
     assert bool(starts) is stroke
     if stroke:
         assert abs(starts[0].t_s - 30 / FPS) < 2 / FPS and starts[0].labels == ("cue_ball",)
+
+
+def test_shot_ends_when_a_rolling_ball_is_lost_from_view_and_held_by_the_tracker():
+    # the 1 rolls under a player's arm: the tracker holds it (occluded), never seen again
+    _, res, tracks = run(POOL, ["cue_ball", "ball_1"], [[-600, 0], [0, 3]],
+                         physics.Strike(1, 0.0, 2500.0))
+    t_contact = [e for e in res.events if e.kind == "contact"][0].t_s
+    det = MotionEventDetector(POOL)
+    events = []
+    for tr in tracks:
+        if tr.t_s > t_contact + 0.3:
+            hide = np.array([lab == "ball_1" for lab in tr.label])
+            obs = np.where(hide[:, None], np.nan, tr.obs_xy_mm)
+            state = np.where(hide, 2, tr.state)
+            tr = Tracks(tr.t_s, tr.frame, tr.id, tr.label, tr.xy_mm, tr.v_mm_s, tr.sigma_mm,
+                        state, tr.seen & ~hide, tr.last_seen_t_s, obs)
+        events += det.update(tr)
+    ends = of(events, EventKind.SHOT_END)
+    assert len(ends) == 1 and ends[0].t_s < tracks[-1].t_s

@@ -448,8 +448,12 @@ class MotionEventDetector:
         for s, t_stop in to_rest:
             self._mode[s] = _REST
             tau, xy = self._samples(s, a - 2, a, t_a)
+            if not len(tau):  # held unseen by the tracker: where it was last seen
+                tau, xy = self._samples(s, a - self._hist + 1, a, t_a)
+                tau, xy = tau[-1:], xy[-1:]
             had_rest, before_xy = self._rest_n[s] > 0, self._rest_xy[s].copy()
-            self._rest_xy[s] = xy.mean(axis=0)
+            if len(tau):
+                self._rest_xy[s] = xy.mean(axis=0)
             _, xy_b = self._samples(s, max(int(self._seg0[s]), a - 2 * s_.fit_frames),
                                     a - s_.fit_frames, t_a)
             came = self._rest_xy[s] - xy_b.mean(axis=0) if len(xy_b) else np.zeros(2)
@@ -593,6 +597,19 @@ class MotionEventDetector:
             still = (n_s >= 3) & (v_s < s_.rest_speed_mm_s) & (v_l * window_s < thr_on)
             for s in mc_[still].tolist():
                 to_rest.append((int(s), self._stop_time(int(s), a, t_a)))
+        # a moving object lost from view, which the tracker holds (not moving) for a whole
+        # fit window, has no samples to fit: it is at rest where it was last seen, or the
+        # shot would never end
+        settled = [int(m) for m in moving if int(m) not in {r for r, _ in to_rest}]
+        if settled:
+            kw = np.arange(a - f + 1, a + 1)
+            if kw[0] >= max(0, self._n - h, 0):
+                rows = np.array(settled)
+                st_w = self._state[rows][:, kw % h]
+                rested = np.all(~self._seen[rows][:, kw % h] & (st_w != TrackState.MOVING),
+                                axis=1)
+                for m in np.array(settled)[rested].tolist():
+                    to_rest.append((int(m), float(self._t[(a - f + 1) % h])))
         return paths, fitted, to_rest
 
     def _shot_end(self, t_s: float) -> Event:
