@@ -26,6 +26,7 @@ to the tracker (``Pipeline.feed_observations``).
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -47,6 +48,8 @@ from calibration.tables import TableSpec
 from cueref.sources import SourceFrame
 from tracking.tracker import Tracker
 from tracking.types import Observations, Tracks
+
+log = logging.getLogger(__name__)
 
 #: One-sigma position error of a detection on the table, before the calibration's own:
 #: a refined centre (edge fit) and a box centre (benchmarks/detector: 0.47 mm median,
@@ -144,6 +147,19 @@ def calibration_line(report: KeeperReport, frame: SourceFrame,
         "ok": report.calib is not None,
         "features": list(report.calib.features) if report.calib is not None else [],
         "reason": report.reason,
+    }
+
+
+def engine_failure_call(shot: Shot, state: MatchState, game: Game,
+                        exc: Exception) -> dict[str, Any]:
+    """A ``review`` call for a shot the rules engine could not judge (a bug, or positions
+    no legal game reaches); the state stays as it was before the shot."""
+    family = "Novuss" if game.is_novuss else "WPA"
+    return {
+        "v": 1, "type": "call", "shot": shot.number, "t_s": round(shot.t_end_s, 6),
+        "player": state.shooter, "rule": f"{family} camera review", "outcome": "review",
+        "text": "The referee program could not judge this shot; a referee should.",
+        "assumed": False, "evidence": {"error": f"{type(exc).__name__}: {exc}"[:200]},
     }
 
 
@@ -285,7 +301,15 @@ class Pipeline:
             return
         spell = self._untrusted_overlap(shot.t_start_s, shot.t_end_s)
         shot = replace(shot, player=self.state.shooter, calibration_untrusted=spell > 0)
-        judgement = self.engine.judge(self.state, shot, self.declarations.get(shot.number))
+        try:
+            judgement = self.engine.judge(self.state, shot, self.declarations.get(shot.number))
+        except Exception as exc:  # a live referee keeps going: this shot goes to a person
+            log.exception("the rules engine failed on shot %d", shot.number)
+            call = engine_failure_call(shot, self.state, self.game, exc)
+            self.write(call)
+            self.summary.calls.append(call)
+            self.summary.shots += 1
+            return
         calls = [c.to_json() for c in judgement.calls]
         if spell > 0:
             calls[0]["evidence"] = {**calls[0].get("evidence", {}),

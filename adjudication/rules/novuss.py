@@ -911,7 +911,7 @@ class NovussEngine:
             new_debt = list(debt)
             for who, k, penalty in entries:
                 allowed = not self.doubles or self.may_place(base_layout, state, who)
-                n_place = min(k, free) if allowed else 0
+                n_place = max(0, min(k, free)) if allowed else 0  # free < 0: a pawn too many seen
                 free -= n_place
                 if n_place > 0:
                     spots = self.penalty_spots(state, base_layout, placed, n_place, shot, who)
@@ -949,7 +949,7 @@ class NovussEngine:
             owe = list(nv.deferred)
             for who in [p for p in range(n) if owe[p] and p != me]:
                 k, lab = owe[who], pawn_label(nv.colours[who])
-                n_place = min(k, own_total - on_table.count(lab))
+                n_place = max(0, min(k, own_total - on_table.count(lab)))
                 if n_place > 0:
                     spots = self.penalty_spots(state, base_layout, placed, n_place, shot, who)
                     placed += list(spots)

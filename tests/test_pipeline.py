@@ -1,0 +1,50 @@
+"""The pipeline's own bookkeeping, without pixels: development-mode observations in,
+stream lines out."""
+
+from __future__ import annotations
+
+from adjudication.games import Game
+from calibration.tables import get_table
+from cueref.pipeline import Pipeline, sidecar_observations
+from cueref.stream import validation_errors
+from simulation.groundtruth import load_sidecar
+
+
+def _run(pipe: Pipeline, name: str) -> None:
+    for obs in sidecar_observations(load_sidecar(f"sample_videos/{name}.json")):
+        pipe.feed_observations(obs)
+    pipe.close()
+
+
+def test_a_shot_the_engine_cannot_judge_becomes_a_review_call_and_the_run_goes_on():
+    lines: list[dict] = []
+    pipe = Pipeline(game=Game.NINE_BALL, spec=get_table("pool-9ft"), players=("A", "B"),
+                    observer=None, keeper=None, write=lines.append)
+
+    real = pipe.engine
+
+    class Broken:
+        def start(self, players, **kw):
+            return real.start(players, **kw)
+
+        def judge(self, state, shot, declaration=None):
+            raise IndexError("list index out of range")
+
+    pipe.engine = Broken()  # type: ignore[assignment]
+    _run(pipe, "split_hit")
+    calls = [ln for ln in lines if ln["type"] == "call"]
+    assert calls and all(c["outcome"] == "review" for c in calls)
+    assert "IndexError" in calls[0]["evidence"]["error"]
+    assert all(validation_errors(ln) == [] for ln in lines)
+
+
+def test_untrusted_time_during_a_shot_adds_the_camera_review_call():
+    lines: list[dict] = []
+    pipe = Pipeline(game=Game.NINE_BALL, spec=get_table("pool-9ft"), players=("A", "B"),
+                    observer=None, keeper=None, write=lines.append)
+    for obs in sidecar_observations(load_sidecar("sample_videos/split_hit.json")):
+        pipe.feed_observations(obs, trusted=not 3.0 < obs.t_s < 3.4)
+    pipe.close()
+    calls = [ln for ln in lines if ln["type"] == "call"]
+    assert calls[0]["rule"] == "WPA camera review" and calls[0]["outcome"] == "review"
+    assert 0.3 <= calls[0]["evidence"]["untrusted_s"] <= 0.45
