@@ -107,7 +107,9 @@ class CalibrationKeeper:
                  initial: Calibration | None = None,
                  settings: KeeperSettings | None = None) -> None:
         if fitter is None:
-            from calibration.fit import fit as fitter
+            from calibration.fit import fit
+
+            fitter = fit
         self.spec = spec
         self.settings = settings or KeeperSettings()
         self._fit = fitter
@@ -168,8 +170,10 @@ class CalibrationKeeper:
                 return KeeperReport(None, False, False,
                                     LOST if self._ever_found else SEARCHING,
                                     "the table is not found")
-            calib, why = self._try_fit(frame_bgr, frame)
-            return self._found(calib, frame_bgr, "table found") if calib else self._failed(why)
+            fitted, why = self._try_fit(frame_bgr, frame)
+            if fitted is None:
+                return self._failed(why)
+            return self._found(fitted, frame_bgr, "table found")
         try:
             report = self._check(frame_bgr)
         except ValueError as exc:  # the frame changed size: another view
@@ -183,18 +187,18 @@ class CalibrationKeeper:
             # obscured for long: a body parked over the table, or the camera settled a
             # little off where it was re-fitted; a fit tells which
             self._obscured = 0
-            calib, why = self._try_fit(frame_bgr, frame)
-            if calib is None:
+            refit, why = self._try_fit(frame_bgr, frame)
+            if refit is None:
                 return KeeperReport(self.calib, False, False, OBSCURED_STATUS,
                                     f"{reason}; re-fit failed: {why}")
-            return self._refitted(calib, frame_bgr, reason)
+            return self._refitted(refit, frame_bgr, reason)
         self._obscured = 0
         if status == MOVED:
-            calib, why = self._try_fit(frame_bgr, frame)
-            if calib is None:
+            moved, why = self._try_fit(frame_bgr, frame)
+            if moved is None:
                 self.calib = None
                 return self._failed(f"{reason}; re-fit failed: {why}")
-            return self._refitted(calib, frame_bgr, reason)
+            return self._refitted(moved, frame_bgr, reason)
         return KeeperReport(self.calib, True, False, STEADY, reason)
 
     def _refitted(self, calib: Calibration, frame_bgr: np.ndarray, reason: str) -> KeeperReport:
