@@ -36,7 +36,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from adjudication.declarations import Declaration
-from adjudication.detection import MotionEventDetector, ShotSegmenter
+from adjudication.detection import DetectorSettings, MotionEventDetector, ShotSegmenter
 from adjudication.events import Event, EventKind
 from adjudication.games import Game
 from adjudication.rules import MatchState, RulesEngine, engine_for
@@ -186,7 +186,9 @@ class Pipeline:
         self.orient = orient
         self.engine = engine_for(game, spec)
         self.tracker = Tracker(spec)
-        self.events = MotionEventDetector(spec)
+        singles = game.is_novuss and game.players_per_side == 1
+        self.events = MotionEventDetector(spec, DetectorSettings(
+            stroke_zones=("zone_a", "zone_b")) if singles else None)
         self.segmenter = ShotSegmenter()
         self.state: MatchState | None = None
         self.last_tracks: Tracks | None = None

@@ -353,3 +353,23 @@ def test_shot_ends_when_a_rolling_ball_is_lost_from_view_and_held_by_the_tracker
         events += det.update(tr)
     ends = of(events, EventKind.SHOT_END)
     assert len(ends) == 1 and ends[0].t_s < tracks[-1].t_s
+
+
+@pytest.mark.parametrize("zones, stroke", [
+    (("zone_a", "zone_b"), False),  # singles: strokes are played from a's and b's zones
+    (("zone_a", "zone_b", "zone_left", "zone_right"), True),  # doubles: from all four
+])
+def test_novuss_puck_slid_off_a_side_zone_is_a_stroke_only_in_doubles(zones, stroke):
+    from adjudication.detection import DetectorSettings
+
+    det = MotionEventDetector(NOVUSS, DetectorSettings(stroke_zones=zones))
+    events = []
+    rest = np.array([-432.0, 128.0])
+    for k in range(60):
+        t = k / FPS
+        tau = max(0.0, t - 1.0)
+        xy = rest + np.array([1.0, 0.6]) * (900.0 * tau - 300.0 * tau * tau)
+        tr = _rest_tracks(t, np.array([xy, [0.0, 0.0]]), labels=("puck", "red_pawn"))
+        events += det.update(tr)
+    events += det.flush()
+    assert bool(of(events, EventKind.SHOT_START)) is stroke

@@ -120,6 +120,8 @@ class MotionEventDetector:
         self._pock_c = np.array([p.centre_xy_mm for p in spec.pockets], dtype=float)
         self._pock_r = np.array([p.capture_radius_mm for p in spec.pockets], dtype=float)
         self._hist = max(64, s.fit_frames + s.lag_frames + 16)
+        self._novuss_edges = (tuple(spec.line(n) for n in s.stroke_zones)
+                              if spec.family is Family.NOVUSS else None)
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -1060,6 +1062,12 @@ class MotionEventDetector:
             # too fast to see: the striker left its rest while the detector lost it (a
             # break's motion blur) and came back far away, already bouncing off the rack
             ballistic, t_on = True, t_jump
+        if ballistic and self._novuss_edges is not None and not self._shot_on:
+            # a Novuss stroke is played with the puck set in an edge zone (§1.4); a puck
+            # driven off from the middle of the board is a hand sliding it back
+            depth = max(float(signed_depth_mm(line, self._rest_xy[s][None])[0])
+                        for line in self._novuss_edges)
+            ballistic = depth >= -self._radius[s]
         if not self._shot_on and self._labels[s] in s_.striker_labels and ballistic:
             self._shot += 1
             self._shot_on = True

@@ -38,6 +38,9 @@ class DetectorSettings:
     * ``cushion_gate_mm`` = 12.0: the same for cushions (one radius from the nose line).
     * ``strike_min_speed_mm_s`` = 150.0: a striker that starts faster than this, slowing
       down, is struck (``shot_start``); otherwise it is being carried (``placed``).
+    * ``stroke_zones``: Novuss lines whose edge zones a stroke is played from (the puck is
+      set there, §1.4): all four for doubles; singles are played from ``zone_a`` and
+      ``zone_b`` only, so a puck a hand slides off from a side zone is not a stroke.
     * ``shot_end_window_s`` = 0.5: everything must rest this long before ``shot_end`` (the
       rules' suggestion, RULES §0). Longer waits out slow creepers; shorter calls sooner.
     * ``split_sigma_s`` = 0.0015: the one-sigma error assumed for a contact time when two
@@ -67,6 +70,7 @@ class DetectorSettings:
     gap_factor: float = 0.8
     lines: tuple[str, ...] | None = None
     striker_labels: tuple[str, ...] = ("cue_ball", "puck")
+    stroke_zones: tuple[str, ...] = ("zone_a", "zone_b", "zone_left", "zone_right")
 
     def __post_init__(self) -> None:
         if not 2 <= self.lag_frames <= 30:
