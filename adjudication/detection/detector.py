@@ -1057,8 +1057,7 @@ class MotionEventDetector:
             ballistic = bool(np.any(near)) and len(tt) >= 1 and float(
                 np.linalg.norm(xa[0] - self._rest_xy[s])) > 20.0
         jumped, t_jump = self._struck_while_unseen(s, a, tt, xa, t_a)
-        # (pool only: a Novuss puck is slid into place by hand, and never blurs away)
-        if jumped and not ballistic and not self._shot_on and self.spec.family is Family.POOL:
+        if jumped and not ballistic and not self._shot_on:
             # too fast to see: the striker left its rest while the detector lost it (a
             # break's motion blur) and came back far away, already bouncing off the rack
             ballistic, t_on = True, t_jump
