@@ -39,10 +39,8 @@ from adjudication.rules import Judgement, MatchState, Order, RulesEngine, engine
 from adjudication.rules.pool_common import CUE, object_balls, rack_order
 from adjudication.settings import RuleSettings
 from adjudication.shot import Layout, Shot
-from calibration.tables import TableSpec
+from calibration.tables import NOVUSS_LABELS, POOL_LABELS, TableSpec
 
-POOL_LABELS = frozenset({CUE, *(f"ball_{n}" for n in range(1, 16))})
-NOVUSS_LABELS = frozenset({"puck", "red_pawn", "black_pawn"})
 STRIKERS = frozenset({CUE, "puck"})
 TIME_TOLERANCE_S = 1e-6
 DECLARATION_KEYS = frozenset(
@@ -62,8 +60,50 @@ class StreamError(ValueError):
         self.judged: list[dict[str, Any]] = []
 
 
+def state_from_layout(engine: RulesEngine, game: Game, spec: TableSpec,
+                      players: Sequence[str], layout: Layout,
+                      fields: Mapping[str, Any] | None = None, *,
+                      seeded: bool = False) -> tuple[MatchState, list[str]]:
+    """The engine's state for a match first seen in ``layout``, and the counts it could not
+    see (they start at zero and say so). ``fields`` are what a ``match_start`` line gave
+    (scores, turn, breaking, ball in hand, colours); ``seeded``: the layout is the game's
+    standard set-up, not something seen. A pool table with the full rack on it starts with
+    a break; a Novuss board that is not the full set-up is mid-set (first series unknown)."""
+    fields = fields or {}
+    players = tuple(players)
+    state = engine.start(players)
+    if game.is_novuss:
+        pawns = tuple(sorted(lab for lab in layout.labels if lab.endswith("_pawn")))
+        fresh = seeded or len(pawns) == len(state.on_table)
+        state = state.with_(on_table=pawns)
+        if not fresh and state.novuss is not None:  # mid-set: first series not known
+            state = state.with_(novuss=replace(state.novuss, series=()))
+        if "colours" in fields and state.novuss is not None:
+            cols = tuple(fields["colours"].get(p, c)
+                         for p, c in zip(players, state.novuss.colours, strict=True))
+            state = state.with_(novuss=replace(state.novuss, colours=cols))
+    else:
+        balls = object_balls(layout.labels)
+        full = set(object_balls(rack_order(game, spec).labels))
+        fresh = seeded or set(balls) == full
+        breaking = bool(fields.get("breaking", fresh))
+        bih = fields.get("ball_in_hand", "behind_head_string" if breaking else None)
+        state = state.with_(on_table=balls, breaking=breaking, ball_in_hand=bih)
+    unseen = []
+    for key in ("scores", "fouls_in_a_row", "penalty_debt"):
+        if key in fields:
+            values = tuple(int(fields[key].get(p, 0)) for p in players)
+            state = state.with_(**{key: values})
+        elif not fresh:
+            unseen.append(key)
+    if "turn" in fields:
+        state = state.with_(turn=players.index(fields["turn"]))
+    state = state.with_(fouls_in_a_row=state.fouls_in_a_row or (0,) * len(players))
+    return state, unseen
+
+
 def labels_for(game: Game) -> frozenset[str]:
-    return NOVUSS_LABELS if game.is_novuss else POOL_LABELS
+    return frozenset(NOVUSS_LABELS if game.is_novuss else POOL_LABELS)
 
 
 def declarations_from_lines(
@@ -284,39 +324,9 @@ class StreamReferee:
         if not self.have_objects and not placed and not self.table.objects:
             self._seed_setup()
             seeded = True
-        state = self.engine.start(self.players)
-        fields = self.start_fields
-        layout = self.table.layout()
-        if self.game.is_novuss:
-            pawns = tuple(sorted(lab for lab in layout.labels if lab.endswith("_pawn")))
-            fresh = seeded or len(pawns) == len(state.on_table)
-            state = state.with_(on_table=pawns)
-            if not fresh and state.novuss is not None:  # mid-set: first series not known
-                state = state.with_(novuss=replace(state.novuss, series=()))
-            if "colours" in fields and state.novuss is not None:
-                cols = tuple(fields["colours"].get(p, c)
-                             for p, c in zip(self.players, state.novuss.colours, strict=True))
-                state = state.with_(novuss=replace(state.novuss, colours=cols))
-        else:
-            balls = object_balls(layout.labels)
-            full = set(object_balls(rack_order(self.game, self.spec).labels))
-            fresh = seeded or set(balls) == full
-            breaking = bool(fields.get("breaking", fresh))
-            bih = fields.get("ball_in_hand", "behind_head_string" if breaking else None)
-            state = state.with_(on_table=balls, breaking=breaking, ball_in_hand=bih)
-        n = len(self.players)
-        unseen = []
-        for key in ("scores", "fouls_in_a_row", "penalty_debt"):
-            if key in fields:
-                values = tuple(int(fields[key].get(p, 0)) for p in self.players)
-                state = state.with_(**{key: values})
-            elif not fresh:
-                unseen.append(key)
-        if "turn" in fields:
-            state = state.with_(turn=self.players.index(fields["turn"]))
-        state = state.with_(fouls_in_a_row=state.fouls_in_a_row or (0,) * n)
-        self.state = state
-        self.unseen = unseen
+        self.state, self.unseen = state_from_layout(
+            self.engine, self.game, self.spec, self.players, self.table.layout(),
+            self.start_fields, seeded=seeded)
 
     def _seed_setup(self) -> None:
         """The standard set-up with synthetic ids, bound to real ids as events name them."""

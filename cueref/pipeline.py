@@ -15,7 +15,8 @@ stream needs:
 * for each shot that ends: its calls and a ``state`` line.
 
 The match may start anywhere (a recording that starts mid-game): the engine's state is
-made from the first layout the pipeline sees (``start_state``), and what it did not see
+made from the first layout the pipeline sees (``state_from_layout``, as ``cueref judge``
+does), and what it did not see
 (scores, fouls in a row) starts at zero.
 
 The observer turns a frame into ``Observations``: ``DetectorObserver`` runs the detector on
@@ -39,9 +40,9 @@ from adjudication.declarations import Declaration
 from adjudication.detection import DetectorSettings, MotionEventDetector, ShotSegmenter
 from adjudication.events import Event, EventKind
 from adjudication.games import Game
-from adjudication.rules import MatchState, RulesEngine, engine_for
-from adjudication.rules.pool_common import object_balls, rack_order
-from adjudication.shot import Layout, Shot
+from adjudication.replay import state_from_layout
+from adjudication.rules import MatchState, engine_for
+from adjudication.shot import Shot
 from calibration.keeper import CalibrationKeeper, KeeperReport
 from calibration.model import Calibration
 from calibration.tables import TableSpec
@@ -74,7 +75,6 @@ class DetectorObserver:
         self.heights = silhouette_heights_mm(spec)
         self._calib: Calibration | None = None
         self._warp: Any = None
-        self.last_detections: Any = None
 
     def __call__(self, frame: SourceFrame, calib: Calibration | None) -> Observations:
         if calib is None:
@@ -84,7 +84,6 @@ class DetectorObserver:
 
             self._calib, self._warp = calib, detector_warp(calib)
         det = self.detector.detect(frame.bgr, self._warp, self.heights)
-        self.last_detections = det
         sigma = np.where(det.refined, REFINED_SIGMA_MM, BOX_SIGMA_MM)
         sigma = np.hypot(sigma, calib.rms_mm)
         return Observations(frame.t_s, frame.index, det.xy_mm, sigma,
@@ -98,24 +97,6 @@ def sidecar_observations(sidecar: Mapping[str, Any], seed: int = 0) -> tuple[Obs
     from simulation.observe import ObserveSettings, ground_truth_from_sidecar, observe
 
     return observe(ground_truth_from_sidecar(dict(sidecar)), ObserveSettings(), seed).frames
-
-
-def start_state(engine: RulesEngine, game: Game, spec: TableSpec, players: Sequence[str],
-                layout: Layout) -> tuple[MatchState, list[str]]:
-    """The engine's state for a match first seen in ``layout``, and the counts it could not
-    see (they start at zero). A pool table with the full rack on it starts with a break."""
-    state = engine.start(tuple(players))
-    if game.is_novuss:
-        pawns = tuple(sorted(lab for lab in layout.labels if lab.endswith("_pawn")))
-        fresh = len(pawns) == len(state.on_table)
-        state = state.with_(on_table=pawns)
-    else:
-        balls = object_balls(layout.labels)
-        fresh = set(balls) == set(object_balls(rack_order(game, spec).labels))
-        state = state.with_(on_table=balls, breaking=fresh,
-                            ball_in_hand="behind_head_string" if fresh else None)
-    unseen = [] if fresh else ["scores", "fouls_in_a_row", "penalty_debt"]
-    return state, unseen
 
 
 @dataclass(slots=True)
@@ -290,8 +271,8 @@ class Pipeline:
 
     def _judge(self, shot: Shot) -> None:
         if self.state is None:
-            self.state, unseen = start_state(self.engine, self.game, self.spec, self.players,
-                                             shot.before)
+            self.state, unseen = state_from_layout(self.engine, self.game, self.spec,
+                                                   self.players, shot.before)
             # what happened before the first stroke seen is the set-up (racking, pawns laid
             # in their rows, hands nudging them), or history the camera has no context for
             shot = replace(shot, between=())
