@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from calibration.tables import NOVUSS_LABELS, POOL_LABELS
+
 
 class Game(StrEnum):
     NOVUSS = "novuss"
@@ -30,9 +32,9 @@ class Game(StrEnum):
         """The class labels of the objects in play: a 9-ball rack has no 14, so a detector
         told so reads a blurred cue ball as the cue ball, not as a striped ball."""
         if self.is_novuss:
-            return ("puck", "red_pawn", "black_pawn")
+            return NOVUSS_LABELS
         balls = {Game.NINE_BALL: 9, Game.TEN_BALL: 10}.get(self, 15)
-        return ("cue_ball", *(f"ball_{n}" for n in range(1, balls + 1)))
+        return POOL_LABELS[: balls + 1]  # the cue ball, then 1..balls
 
 
 def parse_game(name: str) -> Game:

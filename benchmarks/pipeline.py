@@ -29,9 +29,9 @@ sys.path.insert(0, str(ROOT))
 from adjudication.games import parse_game  # noqa: E402
 from benchmarks.report import replace_section  # noqa: E402
 from calibration.tables import get_table  # noqa: E402
-from cueref.commands import _sidecar_declarations, referee_video  # noqa: E402
+from cueref.commands import referee_video  # noqa: E402
 from cueref.pipeline import Pipeline, sidecar_observations  # noqa: E402
-from simulation.groundtruth import load_sidecar  # noqa: E402
+from simulation.groundtruth import load_sidecar, sidecar_declarations  # noqa: E402
 from vision.detector import Detector  # noqa: E402
 
 SAMPLES = ROOT / "sample_videos"
@@ -79,7 +79,7 @@ def run_clip(name: str, detector: Detector, out_dir: Path) -> dict:
     truth = load_sidecar(SAMPLES / f"{name}.json")
     game, spec = parse_game(truth["game"]), get_table(truth["table"])
     players = tuple(truth["players"])
-    decl = _sidecar_declarations(truth)
+    decl = sidecar_declarations(truth)
     truth_calls = [c for s in truth["shots"] for c in s["calls"]]
     result = {"clip": name, "frames": truth["n_frames"]}
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from calibration.tables import NOVUSS_LABELS, POOL_LABELS
 from cueref.cli import UsageError, _game, _out_dir, _resolution, _table
 
 if TYPE_CHECKING:
@@ -289,7 +290,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     import json
 
     from calibration.tables import get_table
-    from simulation.groundtruth import load_sidecar
+    from simulation.groundtruth import load_sidecar, sidecar_declarations
     from vision.detector import Detector, DetectorError
 
     out = _out_dir(args.out)
@@ -307,7 +308,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     calls_path, overlay_path = out / "calls.jsonl", out / "overlay.mp4"
     summary = referee_video(video, game=game, spec=spec, players=tuple(truth["players"]),
                             detector=detector, out=calls_path, overlay=overlay_path,
-                            declarations=_sidecar_declarations(truth))
+                            declarations=sidecar_declarations(truth))
     truth_calls = [(c["shot"], c["rule"], c["outcome"]) for s in truth["shots"]
                    for c in s["calls"]]
     ours = [(c["shot"], c["rule"], c["outcome"]) for c in summary.calls]
@@ -325,15 +326,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"  call stream  {calls_path}")
     print(f"  overlay      {overlay_path}")
     return 0
-
-
-def _sidecar_declarations(truth: dict[str, Any]) -> dict[int, Any]:
-    """What the simulated players declared (called balls, safeties): the camera cannot see
-    these, so the demo passes them as a declarations file would."""
-    from adjudication.declarations import Declaration
-
-    return {s["number"]: Declaration.from_json(s.get("declaration", {}))
-            for s in truth["shots"]}
 
 
 def _read_declarations(path: str) -> dict[int, Any]:
@@ -376,9 +368,7 @@ def _input_problem(line: dict[str, Any]) -> str | None:
     return f"invalid {kind or 'untyped'} line: {errors[0]}" if errors else None
 
 
-_KNOWN_LABELS = frozenset(
-    {"cue_ball", "puck", "red_pawn", "black_pawn", *(f"ball_{n}" for n in range(1, 16))}
-)
+_KNOWN_LABELS = frozenset(POOL_LABELS + NOVUSS_LABELS)
 
 
 def cmd_judge(args: argparse.Namespace) -> int:

@@ -55,6 +55,13 @@ def declarations_from_sidecar(data: dict[str, Any]) -> list[Declaration]:
     return [Declaration.from_json(s.get("declaration", {})) for s in data["shots"]]
 
 
+def sidecar_declarations(data: dict[str, Any]) -> dict[int, Declaration]:
+    """The same by shot number, as a declarations file gives them (the camera cannot see
+    called balls and safeties, so runs on a sample clip pass these in)."""
+    return {s["number"]: d for s, d in zip(data["shots"], declarations_from_sidecar(data),
+                                           strict=True)}
+
+
 def initial_state(engine: RulesEngine, data: dict[str, Any]) -> MatchState:
     """The match state the clip starts from: a new match, or mid-rack for the hard cases."""
     state = engine.start(data["players"])
