@@ -602,10 +602,11 @@ class MotionEventDetector:
         # a moving object lost from view, which the tracker holds (not moving) for a whole
         # fit window, has no samples to fit: it is at rest where it was last seen, or the
         # shot would never end
-        settled = [int(m) for m in moving if int(m) not in {r for r, _ in to_rest}]
+        resting_now = {r for r, _ in to_rest}
+        settled = [int(m) for m in moving if int(m) not in resting_now]
         if settled:
             kw = np.arange(a - f + 1, a + 1)
-            if kw[0] >= max(0, self._n - h, 0):
+            if kw[0] >= max(0, self._n - h):
                 rows = np.array(settled)
                 st_w = self._state[rows][:, kw % h]
                 rested = np.all(~self._seen[rows][:, kw % h] & (st_w != TrackState.MOVING),
@@ -1056,11 +1057,12 @@ class MotionEventDetector:
             near = np.linalg.norm(self._rest_xy[others] - self._rest_xy[s], axis=1) < 300.0
             ballistic = bool(np.any(near)) and len(tt) >= 1 and float(
                 np.linalg.norm(xa[0] - self._rest_xy[s])) > 20.0
-        jumped, t_jump = self._struck_while_unseen(s, a, tt, xa, t_a)
-        if jumped and not ballistic and not self._shot_on:
+        if not ballistic and not self._shot_on:
             # too fast to see: the striker left its rest while the detector lost it (a
             # break's motion blur) and came back far away, already bouncing off the rack
-            ballistic, t_on = True, t_jump
+            jumped, t_jump = self._struck_while_unseen(s, a, tt, xa, t_a)
+            if jumped:
+                ballistic, t_on = True, t_jump
         if ballistic and self._novuss_edges is not None and not self._shot_on:
             # a Novuss stroke is played with the puck set in an edge zone (§1.4); a puck
             # driven off from the middle of the board is a hand sliding it back
