@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections import deque
 
+import numpy as np
+
 from adjudication.detection.settings import SegmenterSettings
 from adjudication.events import Event, EventKind
 from adjudication.shot import Layout, Shot
@@ -61,14 +63,27 @@ class ShotSegmenter:
             out.append(self._close(t_end))
         return out
 
-    def _before(self, t_s: float) -> Layout:
+    def _before(self, t_s: float, stroke: Event) -> Layout:
+        """The tracks' layout on the last frame before the stroke, with the striker where the
+        stroke event puts it: the event detector's rest estimate of the struck object. The
+        tracker's filtered position of a puck or cue ball carried and set down by hand can
+        still be the old one (held while unseen), and the rules judge placements from it
+        (Novuss §19.1.а, WPA 6.10)."""
         best: Tracks | None = None
         for tr in self._history:
             if tr.t_s < t_s:
                 best = tr
         if best is None:
             best = self._history[0] if self._history else None
-        return layout_of(best) if best is not None else Layout.empty()
+        lay = layout_of(best) if best is not None else Layout.empty()
+        if not stroke.objects:
+            return lay
+        hit = np.flatnonzero(lay.ids == stroke.objects[0].id)
+        if not len(hit):
+            return lay
+        xy = lay.xy_mm.copy()
+        xy[hit[0]] = stroke.xy_mm
+        return Layout(lay.ids, lay.labels, xy)
 
     def _moving_at(self, t_s: float, striker: str) -> tuple[str, ...]:
         best = None
@@ -88,7 +103,7 @@ class ShotSegmenter:
                 shot = self._close(ev.t_s)
             self._count += 1
             striker = ev.labels[0] if ev.labels else ""
-            self._open = {"t0": ev.t_s, "before": self._before(ev.t_s),
+            self._open = {"t0": ev.t_s, "before": self._before(ev.t_s, ev),
                           "moving": self._moving_at(ev.t_s, striker)}
             self._events = [self._renumber(ev)]
             return shot
