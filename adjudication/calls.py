@@ -29,6 +29,7 @@ class Outcome(StrEnum):
     REPLAY = "replay"
     MATCH_WIN = "match_win"
     REVIEW = "review"
+    WARNING = "warning"  # Novuss §19.1: entered in the protocol; the 3rd costs the match (§15.3)
 
 
 def _plain(value: Any) -> Any:

@@ -4,17 +4,33 @@
 and mark the affected call ``assumed=True``. ``option`` is the choice made after this shot by
 whoever holds it (opponent after a foul, illegal break, push-out; breaker after an 8 on the
 break): ``accept``, ``return``, ``rerack_self``, ``rerack_breaker``, ``bih_head_string``,
-``spot_and_continue``, ``rebreak``.
+``spot_and_continue``, ``rebreak``; on a lag shot (WPA 1.2) the lag winner's choice of who
+breaks: ``break_self`` or ``break_opponent``.
 
 ``touched_by_opponent`` (Novuss) is the operator's word on who moved a pawn outside this
 shot (before its stroke): the camera sees the pawn move, not the hand. False (default) takes
 it as the shooter's touch (S0 §17.1.о, §16.1.д); True as the other player's while the
 shooter had the turn (§17.1.п, N25).
 
+``warning`` (Novuss) is a warning the referee gives with this shot for what the camera does
+not see (S0 §19.1 б–к, or §19.3 stalling): the item, as ``"в"``, ``"19.1.в"`` or ``"19.3"``,
+or a short reason. ``warned`` names the player warned (default: this shot's shooter). The
+engine counts it with the camera's own §19.1.а warnings; the 3rd costs the sets not yet
+played (§15.3).
+
 ``overrule`` is the referee's word on the shot: when it is not empty, the engine's calls for
 that shot are replaced by these ``RefereeCall`` s, each marked as the referee's
 (``evidence.by == "referee"``, with the engine's calls kept as ``evidence.engine_calls``).
 It replaces the calls only; the match state still follows the engine's reading.
+
+``spot_request`` (pool, WPA 1.5 / EST §7.7), like ``option`` a choice made after this shot:
+the player who has ball in hand behind the head string after it asks for the object ball
+nearest the head string to be spotted, which he may when every object ball is behind the
+string. Refused (a ``legal`` call saying why, no foul) when that does not hold.
+
+``groups_swapped`` (8-ball, WPA Reg. 10) is the referee's word, given with the shot where it
+came to light, that the players have been shooting each other's groups: the rack is
+replayed, the original breaker breaking.
 """
 
 from __future__ import annotations
@@ -32,6 +48,8 @@ OPTIONS = frozenset(
         "bih_head_string",
         "spot_and_continue",
         "rebreak",
+        "break_self",
+        "break_opponent",
     }
 )
 
@@ -40,6 +58,7 @@ OUTCOMES = frozenset(
     {
         "legal", "foul", "serious_foul", "loss_of_turn", "penalty_pawn", "ball_in_hand", "spot",
         "point", "rack_win", "rack_loss", "set_win", "set_loss", "replay", "match_win", "review",
+        "warning",
     }
 )
 RULE_FAMILIES = ("WPA ", "Novuss ", "EST ")
@@ -84,8 +103,16 @@ class Declaration:
     frozen: tuple[str, ...] = ()
     touched_by_opponent: bool = False
     overrule: tuple[RefereeCall, ...] = ()
+    spot_request: bool = False
+    groups_swapped: bool = False
+    warning: str | None = None
+    warned: str | None = None
 
     def __post_init__(self) -> None:
+        if self.warning is not None and not self.warning.strip():
+            raise ValueError("a warning needs its §19.1 item or a reason, got an empty text")
+        if self.warned is not None and self.warning is None:
+            raise ValueError("warned names who gets a warning: give the warning too")
         if self.option is not None and self.option not in OPTIONS:
             raise ValueError(
                 f"unknown option {self.option!r}; choose one of {', '.join(sorted(OPTIONS))}"
@@ -107,6 +134,10 @@ class Declaration:
                 c if isinstance(c, RefereeCall) else RefereeCall.from_json(c)
                 for c in obj.get("overrule", ())
             ),
+            spot_request=bool(obj.get("spot_request", False)),
+            groups_swapped=bool(obj.get("groups_swapped", False)),
+            warning=None if obj.get("warning") is None else str(obj["warning"]),
+            warned=None if obj.get("warned") is None else str(obj["warned"]),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -119,6 +150,10 @@ class Declaration:
             "frozen": list(self.frozen),
             "touched_by_opponent": self.touched_by_opponent,
             "overrule": [c.to_json() for c in self.overrule],
+            "spot_request": self.spot_request,
+            "groups_swapped": self.groups_swapped,
+            "warning": self.warning,
+            "warned": self.warned,
         }
 
 

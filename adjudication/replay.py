@@ -11,6 +11,10 @@ hands each shot to ``engine.judge``. It rejects a stream that contradicts itself
 Where the match starts (RULES-independent, documented defaults):
 - ``match_start`` may give ``objects`` (``id``, ``label``, ``xy_mm``: the whole table),
   ``turn``, ``scores``, ``fouls_in_a_row``, ``penalty_debt``, ``breaking``, ``ball_in_hand``.
+- ``"lag": true`` (pool) starts the match with a lag (WPA 1.2, ``rules.lag``): each shot is a
+  lag, both strokes (one ``shot_start`` per ball) in the same shot, until one is decided;
+  then the rack is set up and the breaker the lag gave (the winner, or the winner's
+  ``break_opponent`` choice) breaks. Lag shots write calls but no ``state`` line.
 - Without ``objects``, the layout is what ``placed`` events set up before the first stroke;
   with no ``placed`` events either, the game's standard set-up, bound to the ids that events
   name as they appear.
@@ -36,6 +40,7 @@ from adjudication.declarations import Declaration
 from adjudication.events import Event, EventKind
 from adjudication.games import Game
 from adjudication.rules import Judgement, MatchState, Order, RulesEngine, engine_for
+from adjudication.rules.lag import judge_lag
 from adjudication.rules.pool_common import CUE, object_balls, rack_order
 from adjudication.settings import RuleSettings
 from adjudication.shot import Layout, Shot
@@ -45,7 +50,8 @@ STRIKERS = frozenset({CUE, "puck"})
 TIME_TOLERANCE_S = 1e-6
 DECLARATION_KEYS = frozenset(
     {"shot", "called_ball", "called_pocket", "safety", "push_out", "option", "frozen",
-     "overrule", "touched_by_opponent"}
+     "overrule", "touched_by_opponent", "warning", "warned", "spot_request",
+     "groups_swapped"}
 )
 
 
@@ -201,6 +207,7 @@ class StreamReferee:
         self.game = game
         self.spec = spec
         self.engine: RulesEngine = engine_for(game, spec, settings)
+        self.settings = settings if settings is not None else RuleSettings()
         self.declarations = dict(declarations or {})
         n = 4 if game is Game.NOVUSS_DOUBLES else 2
         self.players = tuple(players) if players else tuple("ABCD"[:n])
@@ -222,6 +229,8 @@ class StreamReferee:
         self.line = 0
         self.first_shot: int | None = None
         self.unseen: list[str] = []
+        self.lag = False  # WPA 1.2: the next shot is a lag (match_start "lag": true)
+        self.lag_breaker: int | None = None  # who breaks, as the lag decided
 
     @property
     def layout(self) -> Layout:
@@ -238,6 +247,8 @@ class StreamReferee:
             self.rest = self._layout_of(obj["objects"], line)
             return out
         if kind in ("state", "call", "calibration"):
+            return out
+        if self.pending is not None and kind == "event" and self._late_drop(line, obj):
             return out
         if self.pending is not None:
             out += self._judge_pending()
@@ -287,6 +298,8 @@ class StreamReferee:
                 self.start_fields[key] = obj[key]
         if "turn" in obj and obj["turn"] not in self.players:
             raise StreamError(line, f"turn {obj['turn']!r} is not one of the players")
+        if "lag" in obj:
+            self.lag = self._lag_start(line, obj)
         if "objects" in obj:
             layout = self._layout_of(obj["objects"], line)
             for i, lab, xy in zip(layout.ids.tolist(), layout.labels, layout.xy_mm.tolist(),
@@ -317,6 +330,20 @@ class StreamReferee:
             xy.append(p)
         return Layout(np.array(ids, dtype=int), tuple(labels), np.array(xy).reshape(-1, 2))
 
+    def _lag_start(self, line: int, obj: Mapping[str, Any]) -> bool:
+        """``"lag": true``: the match starts with a lag (WPA 1.2), so no turn is given and the
+        first shot after it is a break."""
+        lag = obj["lag"]
+        if not isinstance(lag, bool):
+            raise StreamError(line, "lag must be true or false")
+        if lag and self.game.is_novuss:
+            raise StreamError(line, "a lag starts pool matches only; drop \"lag\" for Novuss")
+        if lag and ("turn" in obj or obj.get("breaking") is False):
+            raise StreamError(
+                line, "a match that starts with a lag has no turn yet and starts with a "
+                "break: drop \"turn\" and \"breaking\": false")
+        return lag
+
     def _begin(self) -> None:
         """The match state at the first stroke: from match_start, else from what was seen."""
         placed = [e for e in self.between if e.kind is EventKind.PLACED]
@@ -327,6 +354,8 @@ class StreamReferee:
         self.state, self.unseen = state_from_layout(
             self.engine, self.game, self.spec, self.players, self.table.layout(),
             self.start_fields, seeded=seeded)
+        if self.lag_breaker is not None:  # WPA 1.2 / 2.1: the lag decided the first breaker
+            self.state = self.state.with_(breaker=self.lag_breaker)
 
     def _seed_setup(self) -> None:
         """The standard set-up with synthetic ids, bound to real ids as events name them."""
@@ -358,12 +387,15 @@ class StreamReferee:
                 op.start_line, f"shot {op.number} has no shot_end before shot {e.shot} events"
             )
         if e.kind is EventKind.SHOT_START:
+            if op is not None and self.lag:  # the other lag stroke, part of the same shot
+                self._touch(e, line, start=True)
+                op.events.append(e)
+                return []
             if op is not None:
                 raise StreamError(line, f"shot {op.number} has no shot_end before a new shot_start")
-            if self.state is None:
+            if self.state is None and not self.lag:
                 self._begin()
-            assert self.state is not None
-            if self.state.winner is not None:
+            if self.state is not None and self.state.winner is not None:
                 raise StreamError(line, f"shot {e.shot} comes after the match was won")
             self._touch(e, line, start=True)
             self.last_shot = e.shot
@@ -429,12 +461,37 @@ class StreamReferee:
 
     # ------------------------------------------------------------------------- judge
 
+    def _late_drop(self, line: int, obj: Mapping[str, Any]) -> bool:
+        """WPA 8.3: a pool ball that drops into a pocket within ``pocket_lip_wait_s`` of the
+        end of a shot not yet judged (nothing else came in between) was still on its way: it
+        joins that shot and counts for it. Returns whether ``obj`` was taken so."""
+        op = self.pending
+        if (op is None or op.end is None or self.lag or self.game.is_novuss
+                or obj.get("kind") != EventKind.POCKET.value):
+            return False
+        try:
+            e = Event.from_json(dict(obj))
+        except (KeyError, TypeError, ValueError, IndexError):
+            return False  # the ordinary path reports it
+        t_end = op.end.t_s
+        if (not e.objects or e.shot < self.last_shot or e.t_s < self.last_t - TIME_TOLERANCE_S
+                or not t_end <= e.t_s <= t_end + self.settings.pocket_lip_wait_s
+                or any(o.label not in labels_for(self.game) for o in e.objects)):
+            return False
+        self.seen_event = True
+        self.last_t = max(self.last_t, e.t_s)
+        self._touch(e, line, start=False)
+        op.events.append(e)
+        return True
+
     def _judge_pending(self) -> list[dict[str, Any]]:
         op, self.pending = self.pending, None
-        assert op is not None and op.end is not None and self.state is not None
+        assert op is not None and op.end is not None
+        assert self.state is not None or self.lag
         out: list[dict[str, Any]] = []
-        if self.rest is not None:
-            after = self.rest
+        if self.rest is not None:  # less a ball that dropped late (WPA 8.3, ``_late_drop``)
+            gone = [e.objects[0].id for e in op.events if e.kind.removes_object() and e.objects]
+            after = self.rest.without_ids(gone)
             self.table.objects = {
                 int(i): (lab, (float(p[0]), float(p[1])))
                 for i, lab, p in zip(after.ids.tolist(), after.labels, after.xy_mm.tolist(),
@@ -443,6 +500,9 @@ class StreamReferee:
             self.rest = None
         else:
             after = self.table.layout()
+        if self.lag:
+            return self._judge_lag(op, after)
+        assert self.state is not None
         if self.first_shot is None:
             self.first_shot = op.number
             out.append(self._initial_state_line())
@@ -467,6 +527,40 @@ class StreamReferee:
         out += [c.to_json() for c in j.calls]
         out.append(j.state.to_json())
         return out
+
+    def _judge_lag(self, op: _OpenShot, after: Layout) -> list[dict[str, Any]]:
+        """WPA 1.2: a lag shot gives calls only (no ``state`` line: the match has not begun).
+        Once it is decided the lag balls leave the table; the rack is what ``placed`` events
+        set up before the break, else the standard set-up, and the match state starts at the
+        break (the ``shot`` 0 state line) with the lag's breaker to shoot. A re-lag keeps the
+        balls where they rest until ``placed`` events put them back."""
+        assert op.end is not None
+        shot = Shot(
+            number=op.number,
+            player="",
+            t_start_s=op.start.t_s,
+            t_end_s=op.end.t_s,
+            before=op.before,
+            after=after,
+            events=(op.start, *op.events, op.end),
+            between=tuple(self.between),
+        )
+        self.between = []
+        try:
+            res = judge_lag(shot, self.spec, self.players, self.settings,
+                            self.declarations.get(op.number))
+        except ValueError as exc:
+            raise StreamError(op.start_line, f"lag shot {op.number} cannot be judged: {exc}") \
+                from None
+        if res.breaker is not None:
+            self.lag = False
+            self.lag_breaker = res.breaker
+            self.table = _Table()
+            self.have_objects = False
+            self.start_fields.update(turn=self.players[res.breaker], breaking=True)
+            for key in ("scores", "fouls_in_a_row", "penalty_debt"):  # a fresh match
+                self.start_fields.setdefault(key, {})
+        return [c.to_json() for c in res.calls]
 
     def _initial_state_line(self) -> dict[str, Any]:
         assert self.state is not None

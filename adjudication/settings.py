@@ -127,3 +127,70 @@ class RuleSettings:
             raise ValueError(f"shake_window_s must be in (0, 2] s, got {self.shake_window_s}")
         if not 0.0 <= self.simultaneous_s <= 0.1:
             raise ValueError(f"simultaneous_s must be in [0, 0.1] s, got {self.simultaneous_s}")
+        if not 0.0 <= self.lag_tie_mm <= 50.0:
+            raise ValueError(f"lag_tie_mm must be in [0, 50] mm, got {self.lag_tie_mm}")
+        if not 0.0 < self.pocket_lip_wait_s <= 60.0:
+            raise ValueError(
+                f"pocket_lip_wait_s must be in (0, 60] s, got {self.pocket_lip_wait_s}"
+            )
+        if self.est_near_rail_trigger not in ("third", "after_foul"):
+            raise ValueError(
+                "est_near_rail_trigger must be 'third' or 'after_foul', "
+                f"got {self.est_near_rail_trigger!r}"
+            )
+        if self.novuss_set_opener not in ("alternate", "protocol_first"):
+            raise ValueError(
+                "novuss_set_opener must be 'alternate' or 'protocol_first', "
+                f"got {self.novuss_set_opener!r}"
+            )
+        if not 0.0 <= self.puck_placement_doubt_mm <= 20.0:
+            raise ValueError(
+                f"puck_placement_doubt_mm must be in [0, 20] mm, got {self.puck_placement_doubt_mm}"
+            )
+
+    # --- WPA 1.2 lag (adjudication/rules/lag.py)
+    lag_tie_mm: float = 3.0
+    """⚙ WPA 1.2: two good lags whose balls rest within this many mm of each other (gap to
+    the head cushion) cannot be told apart, and the players lag again; it is also the
+    measurement slack before a ball's edge counts as past the head cushion's nose (fault e).
+    Raising it calls more re-lags on close lags; lowering it toward 0 trusts the measured
+    positions to the millimetre."""
+
+    # --- WPA 8.3 ball on the lip; EST §7.2 ball near the rail (adjudication/rules/pool_common.py)
+    pocket_lip_wait_s: float = 5.0
+    """WPA 8.3: a ball that hangs motionless on the lip of a pocket for longer than this and
+    then drops by itself is not pocketed: it goes back on the lip and counts for no one; one
+    that drops sooner belongs to the shot that sent it there. Timed from when the ball was
+    last seen coming to rest (the end of the shot that left it there, or a later placement),
+    to its ``pocket`` event. Raising it credits more late drops to the previous shot;
+    lowering it puts more of them back. The rule says 5 s."""
+
+    est_near_rail: bool = True
+    """§8.18 (14.1, EST §7.2): an object ball not frozen to a rail but less than a ball's
+    width (57.15 mm) from it may be played to that rail alone only twice in a row by the
+    same player; on his third such shot it counts as frozen (WPA 8.4), so its first touch of
+    that rail is not "driven to a rail" and the shot needs another rail or a pocketed ball
+    (WPA 6.3 foul otherwise). True (default): EST is the 14.1 source rulebook. False follows
+    WPA 2016, which has no such rule."""
+
+    est_near_rail_trigger: str = "third"
+    """§8.23 (EST §7.2 NB): when the frozen-ball requirement starts. "third" (default): only
+    on the player's third near-rail shot in a row at that ball. "after_foul": also on any
+    such shot the player makes while he is on one or more fouls (the NB's "fouled before
+    playing it"; the "after" reading cannot be known before the stroke)."""
+
+    # --- Novuss set opener, puck placement, warnings (adjudication/rules/novuss.py)
+    novuss_set_opener: str = "alternate"
+    """§8.10 (S0 §22, §16.1.ж; singles): who has the first shot of each later set.
+    "alternate" (default, the common practice RULES §8.10 describes and §16.1.ж implies):
+    the players take turns opening sets, the match's first-shot holder opening set 1.
+    "protocol_first": the match's first-shot holder (per the protocol, §22.1) opens every
+    set. Doubles always follow §21.1 (the first shot belongs to one table side). A replayed
+    set (§20.4–§20.6) follows its own rule either way."""
+
+    puck_placement_doubt_mm: float = 3.0
+    """⚙ Novuss §19.1.а (RULES §1.4): a puck whose placement test fails by no more than this
+    (a line only just shows at the edge of its hole) draws no call: the camera's position of
+    the puck carries about a millimetre of error (3 mm at the 95th percentile), players set
+    the puck right at the line, and three warnings cost the match (§15.3). Lowering it warns
+    on smaller breaches but turns more position noise into warnings; 0 warns on any breach."""

@@ -186,3 +186,58 @@ def test_legal_targets_eight_ball() -> None:
     assert e.legal_targets(s.with_(turn=1), lay) == {"ball_10", "ball_11"}
     e2, s2 = eight()
     assert "ball_8" not in e2.legal_targets(s2, lay)
+
+
+def test_wpa_reg_10_groups_swapped_mid_rack_replays_with_the_original_breaker() -> None:
+    e, s = eight(("solids", "stripes"))
+    s = s.with_(breaker=1, scores=(2, 1), rack=4, fouls_in_a_row=(0, 0))
+    sh = shot(TABLE, [("contact", 1.0, "cue_ball", "ball_1"), pot("ball_1")])
+    j = e.judge(s, sh, Declaration(groups_swapped=True))
+    (c,) = j.calls
+    assert c.rule == "WPA Reg. 10" and c.outcome is Outcome.REPLAY and "bob breaks" in c.text
+    assert c.evidence["groups"] == {"ann": "solids", "bob": "stripes"}
+    (rack,) = orders_of(j, "rerack")
+    assert len(rack.labels) == 15 and rack.rule == "WPA Reg. 10"
+    st = j.state
+    assert st.breaking and st.shooter == "bob" and st.breaker == 1
+    assert st.ball_in_hand == "behind_head_string" and st.pool.groups == (None, None)
+    assert st.scores == (2, 1) and st.rack == 4 and len(st.on_table) == 15
+    # not declared: the shot is judged as usual
+    assert e.judge(s, sh).state.shooter == "ann"
+    check_json(j)
+
+
+def test_wpa_reg_10_groups_swapped_on_an_open_table_is_a_review() -> None:
+    e, s = eight()
+    sh = shot(TABLE, [("contact", 1.0, "cue_ball", "ball_10"), pot("ball_10")])
+    j = e.judge(s, sh, Declaration(groups_swapped=True))
+    assert has(j, "WPA Reg. 10", Outcome.REVIEW) and not orders_of(j, "rerack")
+    assert j.state.pool.groups == ("stripes", "solids")
+
+
+def test_wpa_1_5_spot_request_after_a_break_foul_eight_ball() -> None:
+    """3.3(h): the breaker scratches; bob has ball in hand behind the head string and every
+    object ball has come to rest behind it: at his request the nearest one is spotted."""
+    e = engine("8ball")
+    s = e.start(["ann", "bob"])
+    table = [("cue_ball", -900, 0), ("ball_1", FOOT_X, 0), ("ball_8", 700, 0),
+             ("ball_9", 740, 30)]
+    ev = [("contact", 1.0, "cue_ball", "ball_1"), pot("cue_ball", "side_left", 2.5)]
+    rest = {"ball_1": (-700, 100), "ball_8": (-1000, 0), "ball_9": (-660, -300)}
+    j = e.judge(s, shot(table, ev, moved_to=rest), Declaration(spot_request=True))
+    assert j.state.shooter == "bob" and j.state.ball_in_hand == "behind_head_string"
+    c = next(c for c in j.calls if c.rule == "WPA 1.5")
+    assert c.outcome is Outcome.SPOT and c.evidence["ball"] == "ball_9"
+    spot = next(o for o in orders_of(j, "spot") if o.rule == "WPA 1.5")
+    assert spot.labels == ("ball_9",) and spot.xy_mm[0] == pytest.approx((FOOT_X, 0.0))
+    assert "ball_9" in j.state.on_table
+
+
+def test_wpa_3_6_declared_safety_ends_inning_pocketed_ball_stays_down() -> None:
+    e, s = eight(("solids", "stripes"))
+    ev = [("contact", 1.0, "cue_ball", "ball_1"), pot("ball_1")]
+    j = e.judge(s, shot(TABLE, ev), Declaration(safety=True))
+    assert has(j, "WPA 3.6", Outcome.LEGAL)
+    assert j.state.shooter == "bob" and "ball_1" not in j.state.on_table
+    assert not orders_of(j, "spot")
+    check_json(j)

@@ -5,11 +5,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from test_rules_helpers import NOVUSS, check_json, engine, has, orders_of, shot
 
 from adjudication.calls import Outcome
+from adjudication.declarations import Declaration
+from adjudication.games import Game
+from adjudication.replay import declarations_from_lines
 from adjudication.rules.novuss import NovussGeometry
+from adjudication.settings import RuleSettings
+from cueref.stream import validation_errors
+from simulation.bots import BotSettings, puck_placement_ok
+from simulation.match import ClipSettings, direct
 
 PUCK = ("puck", 0, -450, 99)
 # 5 red (A's) pawns, all light; 3 black. Ids: red 1-5, black 11-13.
@@ -322,9 +330,10 @@ def test_novuss_20_3_last_pawn_wins_set_and_match() -> None:
     assert j.state.novuss.sides == ("b", "a") and j.state.novuss.set_no == 2
     assert j.state.shooter == "bob"  # bob now sits at a, the first-shot side
     assert orders_of(j, "rerack") and j.state.on_table.count("red_pawn") == 8
+    at_b = [("puck", 0, 450, 99), *table[1:]]  # ann now plays from rail b
     j2 = e.judge(
         j.state.with_(scores=(1, 0), turn=0, on_table=("red_pawn", "black_pawn")),
-        shot(table, [HIT_RED, POT_RED]),
+        shot(at_b, [HIT_RED, POT_RED]),
     )
     assert has(j2, "Novuss 23.1", Outcome.MATCH_WIN) and j2.state.winner == 0
 
@@ -748,3 +757,209 @@ def test_novuss_16_1_z_wrong_player_goes_to_the_referee() -> None:
     assert has(e.judge(s, shot(TABLE, [HIT_RED], player="bob")), "Novuss 16.1.з", Outcome.REVIEW)
     assert not has(e.judge(s, shot(TABLE, [HIT_RED], player="ann")), "Novuss 16.1.з",
                    Outcome.REVIEW)
+
+
+# ------------------------------- §19.1.а puck placement, §15.3 warnings, §16.1.ж set opener
+
+
+def mid_set(s):
+    """The state once the set's first shot has been made (§16.1.ж looks at that one only)."""
+    return s.with_(novuss=replace(s.novuss, set_started=True))
+
+
+@pytest.mark.parametrize(
+    "puck, settings, outcome, line",
+    [
+        ((0, -450), {}, None, None),  # in the zone, no line in the hole
+        ((0, -375.6), {}, None, None),  # the zone line just hidden (c.y <= -375.6)
+        ((0, -372), {}, Outcome.WARNING, True),  # zone line in the hole, 3.6 mm past
+        ((0, -374), {}, None, None),  # 1.6 mm: within the camera's error, the player's
+        ((0, -374), {"puck_placement_doubt_mm": 0.0}, Outcome.WARNING, True),
+        ((366, -450), {}, None, None),  # the side line at the hole's edge: within the error
+        ((369, -450), {}, Outcome.WARNING, True),  # the side line 3.4 mm into the hole
+        ((420, -450), {}, Outcome.WARNING, False),  # in the corner square, past the side line
+        ((0, -200), {}, Outcome.WARNING, False),  # shot from where it lay, in front of the zone
+    ],
+    ids=["ok", "just_hidden", "zone_line", "doubt", "doubt_off", "side_line", "side_line_past",
+         "corner", "away"],
+)
+def test_novuss_19_1_a_puck_placed_wrongly_draws_a_warning(puck, settings, outcome, line) -> None:
+    e, s = novuss(**settings)
+    table = [("puck", *puck, 99), *TABLE[1:]]
+    j = e.judge(mid_set(s), shot(table, [HIT_RED, POT_RED]))
+    calls = [c for c in j.calls if c.rule == "Novuss 19.1.а"]
+    assert [c.outcome for c in calls] == ([] if outcome is None else [outcome])
+    assert j.state.shooter == "ann" and has(j, "Novuss 18.1.а", Outcome.LEGAL)  # shot stands
+    assert j.state.novuss.warnings == ((1, 0) if outcome is Outcome.WARNING else (0, 0))
+    if outcome is not None:
+        c = calls[0]
+        assert c.player == "ann" and c.evidence["puck_xy_mm"] == [float(puck[0]), float(puck[1])]
+        assert c.evidence["line_in_hole"] is line
+    for c in j.calls:
+        assert validation_errors(c.to_json()) == []
+
+
+def test_novuss_19_1_a_placement_test_agrees_with_the_simulated_players() -> None:
+    """The engine's hole test and the bots' placement rule (RULES §1.4) are one test."""
+    g = NovussGeometry.from_spec(NOVUSS)
+    rng = np.random.default_rng(7)
+    xy = rng.uniform(-477, 477, size=(4000, 2))
+    xy[:1000, 1] = rng.uniform(-380, -370, size=1000)  # crowd the zone line of a
+    xy[1000:2000, 0] = rng.uniform(360, 370, size=1000)  # and a side line
+    for side in ("a", "b", "left", "right"):
+        engine_ok = [g.puck_breach(side, p)[0] <= 1e-9 for p in xy]
+        assert engine_ok == [puck_placement_ok(NOVUSS, p, side) for p in xy]
+        assert 50 < sum(engine_ok) < len(xy) - 50
+
+
+def test_novuss_19_1_a_simulated_misplaced_puck_is_warned() -> None:
+    bot = BotSettings(fault_rate=1.0, faults=("foul_placement_line",))
+    script = direct(ClipSettings(game=Game.NOVUSS, seed=0, shots=5, bot=bot))
+    calls = [c for rec in script.shots for c in rec.judgement.calls]
+    assert any(c.rule == "Novuss 19.1.а" and c.outcome is Outcome.WARNING for c in calls)
+    assert all(c.outcome in (Outcome.WARNING, Outcome.REVIEW)
+               for c in calls if c.rule == "Novuss 19.1.а")
+
+
+@pytest.mark.parametrize(
+    "sets, scores, set_no, k, winner",
+    [
+        (3, (1, 0), 2, 2, 1),  # ann loses sets 2 and 3: bob wins 2-1
+        (3, (0, 0), 1, 3, 1),  # the set in progress counts too: 3-0
+        (4, (2, 0), 3, 2, None),  # even number of sets: 2-2, a draw for the referee
+    ],
+    ids=["two_left", "all_three", "level"],
+)
+def test_novuss_15_3_third_warning_loses_the_sets_not_yet_played(
+    sets, scores, set_no, k, winner
+) -> None:
+    e, s = novuss(sets_per_match=sets)
+    s = s.with_(scores=scores, novuss=replace(mid_set(s).novuss, set_no=set_no, warnings=(2, 0)))
+    table = [("puck", 0, -300, 99), *TABLE[1:]]  # misplaced: ann's third warning
+    j = e.judge(s, shot(table, [HIT_RED, POT_RED]))
+    assert [(c.rule, c.outcome.value, c.player) for c in j.calls[:1 + 2 * k]] == [
+        ("Novuss 19.1.а", "warning", "ann"),
+        *[(r, o, p) for _ in range(k) for r, o, p in (("Novuss 15.3", "set_loss", "ann"),
+                                                       ("Novuss 15.3", "set_win", "bob"))],
+    ]
+    assert [c.evidence["set"] for c in j.calls if c.outcome is Outcome.SET_LOSS] == list(
+        range(set_no, set_no + k))
+    assert j.state.scores == (scores[0], scores[1] + k) and j.state.winner == winner
+    assert has(j, "Novuss 23.1", Outcome.MATCH_WIN if winner is not None else Outcome.REVIEW)
+    assert not has(j, "Novuss 18.1.а", Outcome.LEGAL)  # the shot no longer matters
+    check_json(j)
+    two = e.judge(s.with_(novuss=replace(s.novuss, warnings=(1, 0))), shot(table, [HIT_RED]))
+    assert two.state.novuss.warnings == (2, 0) and two.state.winner is None  # 2nd: no more
+
+
+@pytest.mark.parametrize(
+    "warning, warned, rule, player, counts",
+    [
+        ("в", None, "Novuss 19.1.в", "ann", (1, 0)),  # puck set against a side rail
+        ("19.1.д", None, "Novuss 19.1.д", "ann", (1, 0)),  # cue over the rail corner
+        ("zh", "bob", "Novuss 19.1.ж", "bob", (0, 1)),  # Latin keyboard; the other player
+        ("19.3", None, "Novuss 19.3", "ann", (1, 0)),  # the stalling warning
+        ("argued with the referee", "bob", "Novuss 19.1", "bob", (0, 1)),
+    ],
+)
+def test_novuss_15_3_declared_warnings_count_with_the_cameras(
+    warning, warned, rule, player, counts
+) -> None:
+    e, s = novuss()
+    d = Declaration(warning=warning, warned=warned)
+    assert Declaration.from_json(d.to_json()) == d
+    assert declarations_from_lines([(1, {"shot": 1, "warning": warning, "warned": warned})]) == {
+        1: d}
+    j = e.judge(mid_set(s), shot(TABLE, [HIT_RED, POT_RED]), d)
+    c = next(c for c in j.calls if c.outcome is Outcome.WARNING)
+    assert (c.rule, c.player, c.evidence["by"]) == (rule, player, "referee")
+    assert j.state.novuss.warnings == counts and j.state.shooter == "ann"
+    third = e.judge(mid_set(s).with_(novuss=replace(s.novuss, warnings=(2, 2), set_started=True)),
+                    shot(TABLE, [HIT_RED, POT_RED]), d)
+    assert has(third, "Novuss 23.1", Outcome.MATCH_WIN)
+    assert third.state.winner == (1 if player == "ann" else 0)
+
+
+def test_novuss_15_3_bad_declared_warnings_are_refused() -> None:
+    e, s = novuss()
+    with pytest.raises(ValueError, match="not one of the players"):
+        e.judge(s, shot(TABLE, [HIT_RED]), Declaration(warning="в", warned="carl"))
+    with pytest.raises(ValueError, match="give the warning"):
+        Declaration(warned="bob")
+    with pytest.raises(ValueError, match="empty"):
+        Declaration(warning=" ")
+
+
+BOB_PUCK = ("puck", 0, 450, 98)  # in bob's edge zone (rail b)
+
+
+@pytest.mark.parametrize(
+    "turn, puck, opening, pawn, calls, scores, legal",
+    [
+        # bob had the right; ann, listed first, opened from her side: she loses the set
+        (1, PUCK, True, "red_pawn#2", [("Novuss 16.1.ж", Outcome.SET_LOSS)], (0, 1), False),
+        # the same stroke later in the set: the turn is the engine's, the referee decides
+        (1, PUCK, False, "red_pawn#2", [("Novuss 16.1.з", Outcome.REVIEW)], (0, 0), False),
+        # ann had the right, bob opened: §16.1.ж names only the first-listed; judged as bob's
+        # (his own black pawn first: a correct shot)
+        (0, BOB_PUCK, True, "black_pawn#13", [("Novuss 16.1.ж", Outcome.REVIEW)], (0, 0), True),
+        (0, PUCK, True, "red_pawn#2", [], (0, 0), True),  # the right holder opened
+        (0, ("puck", 0, 200, 99), True, "red_pawn#2", [("Novuss 16.1.ж", Outcome.REVIEW)],
+         (0, 0), True),  # outside both zones, on bob's half: who opened cannot be told
+        (1, None, True, "red_pawn#2", [], (0, 0), False),  # no puck seen: nothing decided
+    ],
+    ids=["first_listed_out_of_order", "mid_set", "second_listed", "in_order",
+         "cannot_tell", "puck_unseen"],
+)
+def test_novuss_16_1_zh_first_shot_of_a_set_out_of_order(
+    turn, puck, opening, pawn, calls, scores, legal
+) -> None:
+    e, s = novuss()
+    s = s.with_(turn=turn)
+    if not opening:
+        s = mid_set(s)
+    table = [*([puck] if puck else []), *TABLE[1:]]
+    j = e.judge(s, shot(table, [("contact", 1.0, f"puck#{puck[3] if puck else 0}", pawn)]))
+    seen = [(c.rule, c.outcome) for c in j.calls if c.rule in ("Novuss 16.1.ж", "Novuss 16.1.з")]
+    assert seen == calls and j.state.scores == scores
+    assert has(j, "Novuss E2 correct shot", Outcome.LEGAL) is legal
+    assert j.state.novuss.warnings in ((), (0, 0))  # who opened is not a placement warning
+    if scores != (0, 0):
+        c = next(c for c in j.calls if c.outcome is Outcome.SET_LOSS)
+        assert c.player == "ann" and c.evidence["right"] == "bob"
+        assert j.state.novuss.set_no == 2 and orders_of(j, "rerack")
+        assert j.state.shooter == "ann"  # set 2 opens per the protocol: alternately, ann
+    if puck == BOB_PUCK:
+        assert next(c for c in j.calls if c.rule == "Novuss 16.1.ж").player == "bob"
+        assert j.state.shooter == "ann"  # bob's series ended (nothing pocketed): ann's turn
+
+
+def test_novuss_16_1_zh_doubles_opening_from_another_side_goes_to_the_referee() -> None:
+    e = engine("novuss-doubles")
+    s = e.start(["a1", "b1", "a2", "b2"])
+    table = [("puck", -450, 0, 99), ("red_pawn", 0, 300, 1), ("black_pawn", 200, 100, 11)]
+    s = s.with_(on_table=("red_pawn", "black_pawn"))
+    j = e.judge(s, shot(table, [("contact", 1.0, "puck#99", "red_pawn#1")]))
+    assert has(j, "Novuss 16.1.з", Outcome.REVIEW) and j.state.scores == (0, 0, 0, 0)
+    assert next(c for c in j.calls if c.rule == "Novuss 16.1.з").evidence["shot_by"] == "b1"
+
+
+@pytest.mark.parametrize("opener, set2", [("alternate", "bob"), ("protocol_first", "ann")])
+def test_novuss_16_1_zh_set_opener_setting(opener, set2) -> None:
+    e, s = novuss(novuss_set_opener=opener)
+    table = with_pawns([("red_pawn", 0, 300, 1), ("black_pawn", 300, 0, 11)])
+    s = s.with_(on_table=("red_pawn", "black_pawn"))
+    j = e.judge(s, shot(table, [HIT_RED, POT_RED]))  # ann wins set 1
+    assert j.state.scores == (1, 0) and j.state.novuss.sides == ("b", "a")
+    assert j.state.shooter == set2 and not j.state.novuss.set_started
+    first = j.state.novuss.first_side
+    assert j.state.novuss.sides[j.state.turn] == first
+    # a stream that names bob as the opener of a fresh set: his side leads from then on
+    k = e.judge(s.with_(turn=1), shot([BOB_PUCK, *table[1:]],
+                                      [("contact", 1.0, "puck#98", "black_pawn#11")]))
+    assert k.state.novuss.first_side == "b" and k.state.novuss.set_started
+    assert not any(c.rule.startswith("Novuss 16.1") for c in k.calls)
+    with pytest.raises(ValueError, match="novuss_set_opener"):
+        RuleSettings(novuss_set_opener="winner")
+    with pytest.raises(ValueError, match="puck_placement_doubt_mm"):
+        RuleSettings(puck_placement_doubt_mm=-1.0)

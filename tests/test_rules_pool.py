@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -390,3 +391,130 @@ def test_wpa_6_15_clock_restarts_at_shot_end_and_waits_after_a_rerack() -> None:
     j = e.judge(s, win)
     assert has(j, "WPA 2.5", Outcome.RACK_WIN) and j.state.clock_from_s is None
     assert "clock_from_s" not in j.state.to_json()
+
+
+# ---------------------------------------------------------------- WPA 8.3 ball on the lip
+
+ON_LIP = (1215.0, -580.0)  # at rest in the jaws of foot_right (pocket centre 1270, -635)
+
+
+def _lip_state(game: str, clock):
+    e = engine(game)
+    s = e.start(["ann", "bob"]).with_(breaking=False, ball_in_hand=None, clock_from_s=clock)
+    if game == "14.1":
+        s = s.with_(pool=replace(s.pool, opening_break=False))
+    return e, s
+
+
+@pytest.mark.parametrize("game", ["9ball", "10ball", "8ball", "14.1"])
+def test_wpa_8_3_ball_hanging_on_the_lip_then_dropping_is_put_back(game) -> None:
+    """Came to rest when the last shot ended (-8 s), dropped 7 s later: not pocketed."""
+    e, s = _lip_state(game, -8.0)
+    drop = ("pocket", -1.0, "ball_2", "foot_right", (1250.0, -615.0))
+    j = e.judge(s, shot(TABLE, [HIT_1, RAIL_1], between=[drop]), Declaration(safety=True)
+                if game in ("8ball", "10ball", "14.1") else None)
+    c = next(c for c in j.calls if c.rule == "WPA 8.3")
+    assert c.outcome is Outcome.SPOT and "not pocketed" in c.text
+    assert c.evidence["waited_s"] == pytest.approx(7.0) and c.evidence["wait_s"] == 5.0
+    assert not has(j, "WPA 1.7", Outcome.SPOT) and not any(
+        c.outcome in (Outcome.FOUL, Outcome.REVIEW) for c in j.calls)
+    (order,) = orders_of(j, "restore")
+    assert order.rule == "WPA 8.3" and order.labels == ("ball_2",)
+    # put back just outside the point of no return (40 mm from the pocket centre), on the lip
+    x, y = order.xy_mm[0]
+    assert math.dist((x, y), (1270.0, -635.0)) == pytest.approx(41.0)
+    assert "ball_2" in j.state.on_table and j.state.shooter == "bob"
+    check_json(j)
+
+
+def test_wpa_8_3_drop_within_the_wait_after_a_judged_shot_goes_to_the_referee() -> None:
+    """Dropped 2 s after the last shot ended: it belongs to that shot, already judged."""
+    e, s = _lip_state("9ball", -3.0)
+    s = s.with_(shot=4)
+    drop = ("pocket", -1.0, "ball_2", "foot_right", (1250.0, -615.0))
+    j = e.judge(s, shot(TABLE, [HIT_1, RAIL_1], between=[drop], number=5))
+    c = next(c for c in j.calls if c.rule == "WPA 8.3")
+    assert c.outcome is Outcome.REVIEW and c.evidence["counts_for_shot"] == 4
+    assert c.evidence["waited_s"] == pytest.approx(2.0)
+    assert orders_of(j, "restore")[0].rule == "WPA 8.3"
+    # the first shot of a rack cannot be timed: the general WPA 1.7 applies
+    e2, s2 = _lip_state("9ball", None)
+    j2 = e2.judge(s2, shot(TABLE, [HIT_1, RAIL_1], between=[drop]))
+    assert has(j2, "WPA 1.7", Outcome.SPOT) and not any(c.rule == "WPA 8.3" for c in j2.calls)
+    # the wait is a setting: 7 s on the lip is within a 10 s wait
+    e3 = engine("9ball", pocket_lip_wait_s=10.0)
+    s3 = e3.start(["ann", "bob"]).with_(breaking=False, ball_in_hand=None, clock_from_s=-8.0)
+    assert has(e3.judge(s3, shot(TABLE, [HIT_1, RAIL_1], between=[drop])), "WPA 8.3",
+               Outcome.REVIEW)
+    with pytest.raises(ValueError, match="pocket_lip_wait_s"):
+        engine("9ball", pocket_lip_wait_s=0.0)
+
+
+@pytest.mark.parametrize(
+    "clock, touched, counted",
+    [
+        (-10.0, False, False),  # hung 11 s, nothing touched it: not pocketed, put back
+        (-10.0, True, True),  # the 1 knocked it in: pocketed on this shot
+        (None, False, True),  # not timed (first shot of the rack): judged as seen
+    ],
+    ids=["hung_untouched", "knocked_in", "untimed"],
+)
+def test_wpa_8_3_ball_on_the_lip_dropping_during_the_next_shot(clock, touched, counted) -> None:
+    e, s = _lip_state("9ball", clock)
+    table = [*TABLE, ("ball_4", *ON_LIP)]
+    evs = [HIT_1, RAIL_1, ("pocket", 1.2 + 0.4 * touched, "ball_4", "foot_right")]
+    if touched:
+        evs.insert(2, ("contact", 1.3, "ball_1", "ball_4"))
+    j = e.judge(s, shot(table, evs))
+    assert has(j, "WPA 2.5", Outcome.LEGAL) is counted  # pocketed a ball: continues
+    assert has(j, "WPA 8.3", Outcome.SPOT) is not counted
+    if not counted:
+        (order,) = orders_of(j, "restore")
+        assert order.xy_mm[0] == pytest.approx(ON_LIP) and "ball_4" in j.state.on_table
+        assert j.state.shooter == "bob"
+
+
+def _stream_referee(*lines):
+    from test_rules_helpers import POOL
+
+    from adjudication.games import Game
+    from adjudication.replay import StreamReferee
+
+    ref = StreamReferee(Game.NINE_BALL, POOL)
+    objects = [{"id": k + 1, "label": lab, "xy_mm": [x, y]}
+               for k, (lab, x, y) in enumerate(TABLE)]
+    out = ref.feed(1, {"v": 1, "type": "match_start", "game": "9ball", "players": ["ann", "bob"],
+                       "breaking": False, "objects": objects})
+    for n, line in enumerate(lines, start=2):
+        out += ref.feed(n, line)
+    return out + ref.close()
+
+
+def _ev(kind, t, shot_no, *objs, **kw):
+    ids = {lab: k + 1 for k, (lab, _x, _y) in enumerate(TABLE)}
+    return {"v": 1, "type": "event", "kind": kind, "t_s": t, "frame": int(t * 30),
+            "shot": shot_no, "objects": [{"id": ids[o], "label": o} for o in objs],
+            "xy_mm": [1250.0, -615.0], "confidence": 1.0, **kw}
+
+
+@pytest.mark.parametrize("late_s, counted", [(3.0, True), (7.0, False)])
+def test_wpa_8_3_replay_late_drop_within_the_wait_counts_for_its_shot(late_s, counted) -> None:
+    """``cueref judge``: the 2 stops on the lip at the end of shot 1 and drops ``late_s``
+    later, before anything else happens."""
+    out = _stream_referee(
+        _ev("shot_start", 1.0, 1, "cue_ball"),
+        _ev("contact", 1.2, 1, "cue_ball", "ball_1"),
+        _ev("contact", 1.4, 1, "ball_1", "ball_2"),
+        _ev("cushion", 1.6, 1, "ball_1", cushion="foot"),
+        _ev("shot_end", 4.0, 1),
+        _ev("pocket", 4.0 + late_s, 1, "ball_2", pocket="foot_right"),
+        _ev("shot_start", 20.0, 2, "cue_ball"),
+        _ev("contact", 20.2, 2, "cue_ball", "ball_1"),
+        _ev("cushion", 20.5, 2, "ball_1", cushion="foot"),
+        _ev("shot_end", 22.0, 2),
+    )
+    calls = [(c["shot"], c["rule"], c["outcome"]) for c in out if c["type"] == "call"]
+    assert ((1, "WPA 2.5", "legal") in calls) is counted  # the 2 is down: ann continues
+    assert ((2, "WPA 8.3", "spot") in calls) is not counted
+    states = [x for x in out if x["type"] == "state"]
+    assert ("ball_2" in states[-1]["on_table"]) is not counted

@@ -226,3 +226,146 @@ def test_wpa_6_14_warning_when_on_two_fouls() -> None:
     j = e.judge(s, shot(TABLE, []))
     (c,) = [c for c in j.calls if c.rule == "WPA 4.9" and c.outcome is Outcome.POINT]
     assert "two fouls" in c.evidence["warning"] and j.state.fouls_in_a_row == (2, 0)
+
+
+# ------------------------------------------------ WPA 1.5 / EST §7.7 spotting on request
+
+BEHIND = [
+    ("cue_ball", -300, 0),
+    ("ball_1", -700, 100),
+    ("ball_2", -900, 300),
+    ("ball_3", -1000, -200),
+]
+SCRATCH = [
+    ("contact", 1.0, "cue_ball", "ball_1"),
+    ("cushion", 1.3, "ball_1", "left_head"),
+    ("pocket", 2.0, "cue_ball", "head_left"),
+]
+
+
+@pytest.mark.parametrize(
+    "table, events, asked, spotted, refused",
+    [
+        (BEHIND, SCRATCH, True, "ball_1", None),
+        (BEHIND, SCRATCH, False, None, None),  # no request: nothing happens
+        ([*BEHIND[:3], ("ball_3", 100, -200)], SCRATCH, True, None, "the 3 is not behind"),
+        (BEHIND, SCRATCH[:2], True, None, "does not have ball in hand"),  # no scratch
+        # the 1 and the 2 equally near: the shooter picks; undeclared, the lower number
+        ([*BEHIND[:2], ("ball_2", -700, -300), BEHIND[3]], SCRATCH, True, "ball_1", None),
+    ],
+    ids=["granted", "not_requested", "ball_in_front", "no_bih_hs", "tie"],
+)
+def test_wpa_1_5_spot_request_when_every_ball_is_behind_the_head_string(
+    table, events, asked, spotted, refused
+) -> None:
+    e, s = sp()
+    j = e.judge(s, shot(table, events), Declaration(spot_request=asked))
+    calls = [c for c in j.calls if c.rule == "WPA 1.5"]
+    spots = [o for o in orders_of(j, "spot") if o.rule == "WPA 1.5"]
+    if spotted:
+        (c,) = calls
+        assert c.outcome is Outcome.SPOT and c.player == "bob"
+        assert c.evidence["ball"] == spotted and c.assumed is (table[2][1] == -700)
+        assert spots[0].labels == (spotted,) and spots[0].xy_mm[0] == pytest.approx((FOOT_X, 0))
+        assert j.state.ball_in_hand == "behind_head_string" and spotted in j.state.on_table
+    else:
+        assert not spots
+        assert [c.outcome for c in calls] == ([Outcome.LEGAL] if refused else [])
+        if refused:
+            assert refused in calls[0].text and "no foul" in calls[0].text
+    fouls = [c.rule for c in j.calls if c.outcome is Outcome.FOUL]
+    assert fouls == (["WPA 6.1"] if len(events) == 3 else [])
+    check_json(j)
+
+
+# --------------------------------------------------------- EST §7.2 ball near the rail
+
+NEAR = 635.0 - 57.15 / 2 - 30.0  # the 1 lies 30 mm from the left rail's nose
+NEAR_TABLE = [("cue_ball", -300, 0), ("ball_1", 300, NEAR), ("ball_2", 400, -200),
+              ("ball_3", 100, 400)]
+TO_ITS_RAIL = [("contact", 1.0, "cue_ball", "ball_1"), ("cushion", 1.2, "ball_1", "left_foot")]
+ELSEWHERE = [("contact", 1.0, "cue_ball", "ball_2"), ("cushion", 1.3, "ball_2", "right_foot")]
+
+
+def _innings(e, s, plays):
+    """ann and bob alternate (a shot that pockets nothing ends the inning); each play is
+    ann's shot, bob answering with a shot at the 2."""
+    j = None
+    for ev in plays:
+        j = e.judge(s, shot(NEAR_TABLE, ev))
+        if j.state.shooter == "bob":
+            s = e.judge(j.state, shot(NEAR_TABLE, ELSEWHERE)).state
+        else:
+            s = j.state
+    return j, s
+
+
+def test_est_7_2_near_rail_ball_third_time_to_its_rail_counts_as_frozen() -> None:
+    e, s = sp()
+    j, s = _innings(e, s, [TO_ITS_RAIL, TO_ITS_RAIL])
+    assert not any(c.outcome is Outcome.FOUL for c in j.calls)
+    assert s.pool.near_rail[0].shots == 2 and s.pool.near_rail[1] is None  # bob's count
+    j, s = _innings(e, s, [TO_ITS_RAIL])
+    (c,) = [c for c in j.calls if c.outcome is Outcome.FOUL]
+    assert c.rule == "EST §7.2" and "counts as frozen" in c.text and "3rd" in c.text
+    assert c.evidence["gap_mm"] == pytest.approx(30.0) and c.evidence["rail"] == "left"
+    assert j.state.scores[0] == -1 and j.state.fouls_in_a_row == (1, 0)
+    check_json(j)
+
+
+@pytest.mark.parametrize(
+    "third, foul",
+    [
+        (TO_ITS_RAIL, True),
+        (TO_ITS_RAIL + [("cushion", 1.4, "cue_ball", "head")], False),  # the cue ball: a rail
+        (TO_ITS_RAIL + [("cushion", 2.0, "ball_1", "left_foot")], False),  # left and came back
+        (ELSEWHERE, False),
+    ],
+    ids=["only_its_rail", "cue_ball_to_a_rail", "left_and_returned", "other_ball"],
+)
+def test_est_7_2_third_attempt_needs_a_rail_besides_its_own(third, foul) -> None:
+    e, s = sp()
+    _j, s = _innings(e, s, [TO_ITS_RAIL, TO_ITS_RAIL])
+    j, _s = _innings(e, s, [third])
+    assert has(j, "EST §7.2", Outcome.FOUL) is foul
+
+
+def test_est_7_2_another_ball_played_starts_the_count_again() -> None:
+    e, s = sp()
+    _j, s = _innings(e, s, [TO_ITS_RAIL, TO_ITS_RAIL, ELSEWHERE])
+    assert s.pool.near_rail[0] is None
+    j, s = _innings(e, s, [TO_ITS_RAIL, TO_ITS_RAIL])
+    assert not has(j, "EST §7.2", Outcome.FOUL) and s.pool.near_rail[0].shots == 2
+
+
+def test_est_7_2_ball_a_ball_width_away_or_setting_off_is_not_near() -> None:
+    e, s = sp()
+    far = [NEAR_TABLE[0], ("ball_1", 300, 635.0 - 57.15 / 2 - 60.0), *NEAR_TABLE[2:]]
+    for _ in range(3):
+        j = e.judge(s.with_(turn=0), shot(far, TO_ITS_RAIL))
+        s = j.state
+    assert not any(c.outcome is Outcome.FOUL for c in j.calls)
+    e2, s2 = sp(est_near_rail=False)
+    _j, s2 = _innings(e2, s2, [TO_ITS_RAIL, TO_ITS_RAIL])
+    j2, _s = _innings(e2, s2, [TO_ITS_RAIL])
+    assert not any(c.outcome is Outcome.FOUL for c in j2.calls)
+    with pytest.raises(ValueError, match="est_near_rail_trigger"):
+        sp(est_near_rail_trigger="second")
+
+
+def test_est_7_2_on_two_fouls_the_breach_is_the_third_foul() -> None:
+    """RULES §8.18: a breach while on two fouls is the third foul (EST §12: −1, −15, re-rack,
+    the offender breaks); with the "after_foul" trigger (§8.23) it applies at once."""
+    e, s = sp()
+    _j, s = _innings(e, s, [TO_ITS_RAIL, TO_ITS_RAIL])
+    s = s.with_(fouls_in_a_row=(2, 0), scores=(10, 0))
+    j = e.judge(s, shot(NEAR_TABLE, TO_ITS_RAIL))
+    assert has(j, "EST §7.2", Outcome.FOUL) and has(j, "WPA 4.11", Outcome.SERIOUS_FOUL)
+    assert j.state.scores == (-6, 0) and j.state.breaking and j.state.shooter == "ann"
+    assert j.state.pool.near_rail == (None, None)
+    e2, s2 = sp(est_near_rail_trigger="after_foul")
+    s2 = s2.with_(fouls_in_a_row=(1, 0))
+    k = e2.judge(s2, shot(NEAR_TABLE, TO_ITS_RAIL))  # his first near-rail shot
+    c = next(c for c in k.calls if c.rule == "EST §7.2")
+    assert c.outcome is Outcome.FOUL and "on a foul" in c.text
+    assert not has(e.judge(s2, shot(NEAR_TABLE, TO_ITS_RAIL)), "EST §7.2", Outcome.FOUL)

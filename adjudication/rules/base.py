@@ -55,6 +55,17 @@ class Order:
 
 
 @dataclass(frozen=True, slots=True)
+class NearRail:
+    """EST §7.2 (14.1): a player's run of shots in a row at ``ball``, lying within a ball's
+    width of ``rail`` (``head``/``foot``/``left``/``right``), that drove it to that rail
+    alone; ``shots`` counts them."""
+
+    ball: str
+    rail: str
+    shots: int
+
+
+@dataclass(frozen=True, slots=True)
 class PoolInfo:
     """Pool specifics. ``groups[p]`` is ``solids``/``stripes``/None (8-ball, None = open)."""
 
@@ -63,6 +74,8 @@ class PoolInfo:
     opening_break: bool = True  # 14.1: the next break must meet the opening-break rule
     target: int = 0  # 14.1 target score
     race_to: int = 0
+    near_rail: tuple[NearRail | None, ...] = (None, None)
+    """EST §7.2 (14.1): each player's current run of near-rail shots, None when he has none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +102,11 @@ class NovussInfo:
     deferred: tuple[int, ...] = ()
     """N25 (§17.1.п): penalty pawns each player owes for touching a pawn while another had
     the turn, placed when that series ends."""
+    warnings: tuple[int, ...] = ()
+    """§19.1 (§15.3): each player's warnings so far in the match, the camera's (§19.1.а)
+    and the referee's declared ones; the 3rd costs him the sets not yet played."""
+    set_started: bool = False
+    """The set's first shot has been judged (§16.1.ж looks at the first shot only)."""
 
 
 @dataclass(frozen=True, slots=True)

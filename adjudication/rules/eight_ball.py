@@ -37,6 +37,7 @@ from adjudication.rules.pool_common import (
     standard_fouls,
     start_pool,
     with_settled,
+    with_spot_request,
 )
 from adjudication.rules.ten_ball import called_made, called_shot
 from adjudication.settings import RuleSettings
@@ -91,12 +92,17 @@ class EightBallEngine:
         return targets_for(state.pool.groups[state.turn], balls)
 
     @refereed("WPA")
+    @with_spot_request
     @with_settled
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None
     ) -> Judgement:
         d, book, f = open_judgement(self.spec, self.settings, state, shot, declaration)
         assert state.pool is not None
+        if d.groups_swapped:
+            swapped = self._groups_swapped(state, shot, book)
+            if swapped is not None:
+                return swapped
         if state.breaking:
             return self._break(state, shot, f, d, book)
         me, opp = state.turn, 1 - state.turn
@@ -193,6 +199,49 @@ class EightBallEngine:
             called_pocket=pocket,
         )
         return Judgement(tuple(book.calls), base.with_(turn=opp))
+
+    # ------------------------------------------------------------------------- Reg. 10
+
+    def _groups_swapped(
+        self, state: MatchState, shot: Shot, book: CallBook
+    ) -> Judgement | None:
+        """WPA Reg. 10: the referee declares (``Declaration.groups_swapped``) that the players
+        have been shooting each other's groups. Mid-rack, the rack is replayed: re-racked, the
+        original breaker breaks, the table open again; racks won and the match score stand.
+        This shot is not judged (its rack is void). With no groups yet (open table, break)
+        there is nothing to replay: a ``review`` call, and the shot is judged as usual."""
+        assert state.pool is not None
+        groups = state.pool.groups
+        if state.breaking or None in groups:
+            book.add(
+                "WPA Reg. 10",
+                Outcome.REVIEW,
+                "Groups declared swapped, but no groups are assigned yet: nothing to replay; "
+                "referee to confirm.",
+                groups=dict(zip(state.players, groups, strict=True)),
+            )
+            return None
+        breaker = state.breaker
+        rack = replace(rack_order(self.game, self.spec), rule="WPA Reg. 10")
+        calls = CallBook(shot, state.shooter)
+        calls.add(
+            "WPA Reg. 10",
+            Outcome.REPLAY,
+            "The groups were swapped: the rack is replayed and "
+            f"{state.players[breaker]} breaks again.",
+            groups=dict(zip(state.players, groups, strict=True)),
+            breaker=state.players[breaker],
+        )
+        nxt = state.with_(
+            shot=shot.number,
+            turn=breaker,
+            breaking=True,
+            ball_in_hand="behind_head_string",
+            on_table=object_balls(rack.labels),
+            fouls_in_a_row=(0, 0),
+            pool=replace(state.pool, groups=(None, None)),
+        )
+        return Judgement(tuple(calls.calls), nxt, (rack,))
 
     # ---------------------------------------------------------------------------- 3.8
 

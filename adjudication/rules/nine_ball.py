@@ -36,6 +36,7 @@ from adjudication.rules.pool_common import (
     standard_fouls,
     start_pool,
     with_settled,
+    with_spot_request,
 )
 from adjudication.settings import RuleSettings
 from adjudication.shot import Layout, Shot
@@ -87,6 +88,7 @@ class RotationEngine:
     # ------------------------------------------------------------------------- judge
 
     @refereed("WPA")
+    @with_spot_request
     @with_settled
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None

@@ -1,7 +1,9 @@
 """Novuss singles and doubles (RULES §1): dark/light pawns by the hole test, correct and
 penalized shots (N1–N11, N13, N14), turn and series (N16–N19), puck placement touches
 (N20–N22), penalty pawns placed on the penalized player's target row (S0 §17.3) or owed
-as debt, off-table pawns to the central circle (E5), sets and the match (N31, N32).
+as debt, off-table pawns to the central circle (E5), sets and the match (N31, N32); the
+puck's place before the stroke (§19.1.а warning, §16.1.ж set opened out of order) and the
+warnings count (§15.3: the 3rd loses the sets not yet played).
 
 Seating. Singles: player 0 (A) at cushion ``a`` (y = -L/2) plays toward ``b``; player 1 at
 ``b``. Doubles: protocol order 0, 1, 2, 3 sits clockwise as seen from above at ``a``,
@@ -11,7 +13,9 @@ the first player's side is red by default. Pawns at rail ``s`` have the colour o
 player sitting opposite ``s`` (his target row). After a set, singles players swap sides;
 doubles players move one place clockwise. The first shot of each set belongs to whoever
 sits at the first player's starting side (S0 §21.1 for doubles; alternation in singles,
-§8.10).
+§8.10, or the same player every set with ``novuss_set_opener="protocol_first"``). The
+turn at a set's first shot is the protocol's word: a stream that names another opener moves
+the first-shot side with it.
 """
 
 from __future__ import annotations
@@ -126,6 +130,31 @@ class NovussGeometry:
         """The own zone line no longer shows through the puck's hole (N19)."""
         beyond = float(self.depth(side, xy)[0]) - self.zone_mm
         return beyond > self.line_half_mm + self.puck_hole_mm
+
+    def puck_breach(self, side: str, xy: np.ndarray) -> tuple[float, bool]:
+        """RULES §1.4 / S0 §19.1.а: the puck placed for a player at rail ``side`` lies between
+        his zone line and his rail and between the two side lines (the zone lines of the
+        adjacent rails), none of them showing through its hole: the hole test of the pawns'
+        dark status (§1.3, ``dark``) with the puck's hole. Returns ``(breach_mm,
+        line_in_hole)``: how far the centre lies outside that area (<= 0: placed correctly;
+        for L = 1000 side ``a``: c.y <= -375.6 and |c.x| <= 364.4) and whether one of those
+        lines lies under the hole (else the puck is wholly outside the area)."""
+        p = np.asarray(xy, dtype=float).reshape(-1, 2)[:1]
+        clear = self.line_half_mm + self.puck_hole_mm
+        beyond = float(self.depth(side, p)[0]) - self.zone_mm  # past the own zone line
+        inside = self.zone_mm - abs(float(self.lateral(side, p)[0]))  # within the side lines
+        breach = max(clear - beyond, clear - inside)
+        shows = (abs(beyond) < clear and inside > -clear) or (
+            abs(inside) < clear and beyond > -clear
+        )
+        return breach, shows
+
+    def zone_holders(self, sides: Sequence[str], xy: np.ndarray) -> tuple[int, ...]:
+        """The players (indices into ``sides``) whose edge zone holds the puck centre, i.e.
+        whose zone line it lies beyond; in doubles a corner square belongs to two."""
+        return tuple(
+            p for p, s in enumerate(sides) if float(self.depth(s, xy)[0]) > self.zone_mm
+        )
 
     def start_row(self, side: str) -> list[tuple[float, float]]:
         """8 pawns touching rail ``side`` and each other, 4 each side of its middle line."""
@@ -380,6 +409,45 @@ def puck_placed_early(between: Sequence[Event]) -> tuple[Event, Event] | None:
     return None if later is None else (puck, later)
 
 
+@dataclass(frozen=True, slots=True)
+class PuckPlacement:
+    """Where the puck lay before the stroke (``Shot.before``; RULES §1.4): the players whose
+    edge zone holds its centre, the player on whose half it lies (singles), and for the
+    shooter how far it breaks the placement test (``NovussGeometry.puck_breach``)."""
+
+    xy_mm: tuple[float, float]
+    holders: tuple[int, ...]
+    half: int | None
+    breach_mm: float
+    line_in_hole: bool
+
+    def evidence(self) -> dict[str, Any]:
+        return {
+            "puck_xy_mm": [round(self.xy_mm[0], 2), round(self.xy_mm[1], 2)],
+            "placement_breach_mm": round(self.breach_mm, 2),
+            "line_in_hole": self.line_in_hole,
+        }
+
+
+WARNING_ITEMS = {  # S0 §19.1 items, also as typed on a Latin keyboard
+    "а": "а", "a": "а", "б": "б", "b": "б", "в": "в", "v": "в", "г": "г", "g": "г",
+    "д": "д", "d": "д", "е": "е", "e": "е", "ж": "ж", "zh": "ж", "з": "з", "z": "з",
+    "и": "и", "i": "и", "к": "к", "k": "к",
+}
+WARNINGS_TO_FORFEIT = 3  # S0 §15.3
+
+
+def warning_rule(item: str) -> str:
+    """The rule a declared warning cites (``Declaration.warning``): ``"в"``, ``"v"`` or
+    ``"19.1.в"`` → ``"Novuss 19.1.в"``; ``"19.3"`` (stalling) → ``"Novuss 19.3"``; a reason
+    in words → ``"Novuss 19.1"``."""
+    t = item.strip().lower()
+    letter = t.removeprefix("19.1.")
+    if letter in WARNING_ITEMS:
+        return f"Novuss 19.1.{WARNING_ITEMS[letter]}"
+    return "Novuss 19.3" if t == "19.3" else "Novuss 19.1"
+
+
 # ------------------------------------------------------------------------------ engine
 
 
@@ -462,6 +530,21 @@ class NovussEngine:
         light, _ = self.status(state, layout)
         return frozenset({pawn_label(state.novuss.colours[state.turn])}) if light else frozenset()
 
+    def placement(self, state: MatchState, shot: Shot) -> PuckPlacement | None:
+        """Where the puck lay before the stroke, read for the shooter ``state.turn`` (§1.4,
+        §19.1.а, §16.1.ж); None when the camera did not see it."""
+        assert state.novuss is not None
+        xy = shot.before.by_label(PUCK)
+        if xy is None:
+            return None
+        sides = state.novuss.sides
+        breach, shows = self.geo.puck_breach(sides[state.turn], xy)
+        depth = [float(self.geo.depth(s, xy)[0]) for s in sides]
+        half = None if self.doubles or depth[0] == depth[1] else int(np.argmax(depth))
+        return PuckPlacement(
+            (float(xy[0]), float(xy[1])), self.geo.zone_holders(sides, xy), half, breach, shows
+        )
+
     # ----------------------------------------------------------------------------- judge
 
     def facts(self, state: MatchState, shot: Shot) -> NovussFacts:
@@ -512,11 +595,47 @@ class NovussEngine:
         if state.winner is not None:
             raise ValueError("the match is over; start a new one")
         assert state.novuss is not None
-        d = declared(declaration)  # Novuss: only who touched a pawn (N25) and overrule
+        d = declared(declaration)  # Novuss: N25's toucher, warnings (§19.1), overrule
         nv = state.novuss
-        me = state.turn
         n = state.n
+        opening = bool(nv.series) and not nv.set_started
+        if opening:  # the set's first-shot right is the turn's (protocol, §22); its side leads
+            nv = replace(nv, first_side=nv.sides[state.turn], series=put((0,) * n, state.turn, 1))
+            state = state.with_(novuss=nv)
         book = CallBook(shot, state.shooter)
+        state, opened_by, misplaced = self._puck_before(state, shot, book, opening)
+        me = state.turn  # the shooter the camera saw, at a set's first shot (§16.1.ж)
+        # §19.1 warnings: the camera's (§19.1.а) and the referee's (declared); §15.3 counts them.
+        warns = list(nv.warnings or (0,) * n)
+        if misplaced is not None:
+            warns[me] += 1
+            book.add(
+                "Novuss 19.1.а",
+                Outcome.WARNING,
+                f"{state.shooter} placed the puck wrongly before the stroke: warning "
+                f"{warns[me]} of {WARNINGS_TO_FORFEIT}.",
+                warnings=warns[me],
+                **misplaced.evidence(),
+            )
+        if d.warning is not None:
+            if d.warned is not None and d.warned not in state.players:
+                raise ValueError(f"warned {d.warned!r} is not one of the players")
+            who = me if d.warned is None else state.index(d.warned)
+            warns[who] += 1
+            book.add(
+                warning_rule(d.warning),
+                Outcome.WARNING,
+                f"Warning to {state.players[who]} ({d.warning}): warning {warns[who]} of "
+                f"{WARNINGS_TO_FORFEIT}.",
+                player=state.players[who],
+                warnings=warns[who],
+                by="referee",
+            )
+        old_warns = nv.warnings or (0,) * n
+        forfeit = next(
+            (p for p in range(n) if warns[p] >= WARNINGS_TO_FORFEIT and warns[p] > old_warns[p]),
+            None,
+        )
         f = self.facts(state, shot)
         geo = self.geo
         win = self.settings.simultaneous_s
@@ -621,6 +740,14 @@ class NovussEngine:
                     {"moved": [ev(e) for e in moved]},
                 )
             )
+        if opened_by is not None and set_loss is None:  # §16.1.ж, seen at once (at this shot)
+            loser = opened_by
+            set_loss = Violation(
+                "Novuss 16.1.ж",
+                "the player listed first in the protocol made the set's first shot, but the "
+                "first-shot right was his opponent's",
+                {"right": state.shooter, "shot_by": state.players[opened_by]},
+            )
         # N30: the puck went down before the referee had finished (fresh set-ups excluded).
         early = puck_placed_early(shot.between) if state.clock_from_s is not None else None
         # N29: the shot-time limit; the first breach costs the turn (§18.1.ж), later ones
@@ -639,7 +766,8 @@ class NovussEngine:
                         {**late_evidence, "breaches": faults[me]},
                     )
                 )
-        nv = replace(nv, time_faults=tuple(faults), deferred=tuple(deferred))
+        nv = replace(nv, time_faults=tuple(faults), deferred=tuple(deferred),
+                     warnings=tuple(warns), set_started=True)
         state = state.with_(novuss=nv)
         still = shot.still_moving_at_start()
         if still:
@@ -807,6 +935,8 @@ class NovussEngine:
                 "both sides' last pawns went down on a shot that drew a penalty pawn",
                 {"pocketed": [ev(e) for e in own_in + opp_in]},
             )
+        if forfeit is not None:  # §15.3 outranks the shot: the match is over
+            return self._forfeit(state, shot, book, forfeit, orders=orders, on_table=on_table)
         if set_loss is not None:
             book.add(
                 set_loss.rule,
@@ -1152,6 +1282,146 @@ class NovussEngine:
 
     # ----------------------------------------------------------------- clause predicates
 
+    def _puck_before(
+        self, state: MatchState, shot: Shot, book: CallBook, opening: bool
+    ) -> tuple[MatchState, int | None, PuckPlacement | None]:
+        """§16.1.ж and §19.1.а from where the puck lay before the stroke (RULES §1.4: each
+        player places it in his own edge zone, so the zone that holds it shows from whose
+        side the shot came). Returns the state to judge the shot in, the player who loses
+        the set under §16.1.ж (None: nobody) and the placement when it draws a §19.1.а
+        warning (None: no warning). Nothing is decided when the puck was not seen.
+
+        - A set's first shot (singles) from the opponent's edge zone: the first-shot right
+          was the turn's, so the opponent opened out of order. If he is listed first in the
+          protocol (player 0) he loses the set (§16.1.ж); the camera sees it at this shot,
+          before the next one, so the "noticed too late" clause never applies (a referee who
+          let it pass overrules). If he is the other player, §16.1.ж does not name him (RULES
+          §8.10): a ``review``, and the shot is judged as his, the set going on as made.
+        - A set's first shot from outside both edge zones on the opponent's half: the camera
+          cannot tell who opened (and the puck was misplaced): a ``review``.
+        - Any other shot from another player's edge zone (mid-set; doubles): the turn follows
+          from the shots judged so far, so a ``review`` (cited as §16.1.з, as for
+          ``Shot.player``), no warning, and the shot is judged as the turn's.
+        - Otherwise the shooter's own placement: a breach of the hole test by more than
+          ``puck_placement_doubt_mm`` is a §19.1.а warning; a smaller one is within the
+          camera's error and goes to the player (no call: players set the puck right at the
+          line, so a review there would stop most shots).
+        """
+        place = self.placement(state, shot)
+        if place is None:
+            return state, None, None
+        me = state.turn
+        say = {"right": state.shooter, **place.evidence()}
+        if place.holders and me not in place.holders:
+            other = place.holders[0]
+            name = state.players[other]
+            if opening and not self.doubles and other == 0:
+                return state, other, None
+            if opening and not self.doubles:
+                book.add(
+                    "Novuss 16.1.ж",
+                    Outcome.REVIEW,
+                    f"{name} made the set's first shot from his side, but the first-shot right "
+                    f"was {state.shooter}'s; §16.1.ж names only the player listed first in the "
+                    f"protocol, referee to decide. The shot is judged as {name}'s.",
+                    player=name,
+                    shot_by=name,
+                    **say,
+                )
+                state = state.with_(turn=other)
+                book.player = name
+                place = self.placement(state, shot)
+                assert place is not None
+            else:
+                if not (shot.player and shot.player != state.shooter):
+                    book.add(
+                        "Novuss 16.1.з",
+                        Outcome.REVIEW,
+                        f"The puck lay in {name}'s edge zone before the stroke, but it was "
+                        f"{state.shooter}'s turn; referee to confirm who shot.",
+                        shot_by=name,
+                        **say,
+                    )
+                return state, None, None
+        if place.breach_mm <= 1e-9:
+            return state, None, None
+        if opening and not place.holders and place.half not in (None, state.turn):
+            book.add(
+                "Novuss 16.1.ж",
+                Outcome.REVIEW,
+                "The puck lay outside both edge zones, on the opponent's half, before the "
+                "set's first shot: the camera cannot tell who opened the set (§16.1.ж), and the "
+                "puck was misplaced (§19.1.а); referee to decide.",
+                **say,
+            )
+            return state, None, None
+        if place.breach_mm <= self.settings.puck_placement_doubt_mm:
+            return state, None, None  # within what the camera can measure: the player's
+        return state, None, place
+
+    def _forfeit(
+        self,
+        state: MatchState,
+        shot: Shot,
+        book: CallBook,
+        offender: int,
+        *,
+        orders: list[Order],
+        on_table: Sequence[str],
+    ) -> Judgement:
+        """§15.3: after his 3rd warning the offender loses the sets not yet played and the
+        match ends. The set in progress counts among them (it has not been played out; ? S0
+        "в ещё несыгранных сетах"). One ``set_loss`` and one ``set_win`` call per set (so
+        the scores follow the calls), then ``match_win``; with an even number of sets the
+        result may be level (§23.1 draw), which the engine leaves to the referee
+        (``review``, no winner)."""
+        assert state.novuss is not None
+        nv = state.novuss
+        lost = nv.colours[offender]
+        winners = [p for p in range(state.n) if nv.colours[p] != lost]
+        w = winners[0]
+        done = max(nv.set_no - 1, state.scores[w] + state.scores[offender])
+        k = max(1, nv.sets_per_match - done)
+        names = " and ".join(state.players[p] for p in winners)
+        for i in range(k):
+            no = done + 1 + i
+            book.add(
+                "Novuss 15.3",
+                Outcome.SET_LOSS,
+                f"{state.players[offender]} loses set {no}: a third warning costs every set "
+                "not yet played.",
+                player=state.players[offender],
+                set=no,
+            )
+            book.add("Novuss 15.3", Outcome.SET_WIN, f"{names} win set {no}.",
+                     player=state.players[w], set=no)
+        scores = tuple(s + (k if p in winners else 0) for p, s in enumerate(state.scores))
+        won = scores[w] > scores[offender]
+        if won:
+            book.add(
+                "Novuss 23.1",
+                Outcome.MATCH_WIN,
+                f"{names} win the match {scores[w]}-{scores[offender]}.",
+                player=state.players[w],
+                sets_won=list(scores),
+            )
+        else:
+            book.add(
+                "Novuss 23.1",
+                Outcome.REVIEW,
+                f"The match ends level {scores[w]}-{scores[offender]} (a draw, §23.1); "
+                "referee to record the result.",
+                sets_won=list(scores),
+            )
+        nxt = state.with_(
+            shot=shot.number,
+            scores=scores,
+            winner=w if won else None,
+            on_table=tuple(sorted(on_table)),
+            novuss=replace(nv, set_no=done + k + 1),
+        )
+        return Judgement(tuple(book.calls), nxt, tuple(orders))
+
     def penalized(self, state: MatchState) -> int:
         """§21.5: in doubles the offender's partner (his pair's next shooter) is penalized
         when ``doubles_penalty_to_partner``; in singles, the shooter."""
@@ -1442,6 +1712,11 @@ class NovussEngine:
         else:
             sides = tuple(OPPOSITE[s] for s in nv.sides)
         first = nv.first_side if first_side is None else first_side
+        protocol_first = self.settings.novuss_set_opener == "protocol_first"
+        if first_side is None and winner_colour is not None and protocol_first and not (
+            self.doubles
+        ):  # §8.10: this set's first-shot holder opens the next one too, from his new side
+            first = sides[nv.sides.index(nv.first_side)]
         opener = sides.index(first)
         info = replace(
             nv,
@@ -1453,6 +1728,7 @@ class NovussEngine:
             cleared_flawed=False,
             dark_misses=(0,) * state.n,
             deferred=(0,) * state.n,
+            set_started=False,
         )
         nxt = state.with_(
             shot=shot.number,

@@ -14,13 +14,14 @@ from typing import Any
 
 import numpy as np
 
-from adjudication.calls import Outcome
+from adjudication.calls import Call, Outcome
 from adjudication.declarations import Declaration
 from adjudication.events import Event, EventKind
 from adjudication.games import Game
 from adjudication.rules.base import (
     CallBook,
     Check,
+    Judgement,
     MatchState,
     Order,
     PoolInfo,
@@ -162,25 +163,7 @@ def shot_facts(
     hs_x = float(spec.line("head_string").a_xy_mm[0])
 
     t1 = first.t_s if first is not None else math.inf
-    frozen = set(declaration.frozen)
-    rail_event = None
-    cue_rail = False
-    for e in shot.sorted_events(EventKind.CUSHION, EventKind.POCKET, EventKind.OFF_TABLE):
-        if e.t_s < t1 or not e.objects:
-            continue
-        if e.kind is EventKind.CUSHION and _frozen_touch(e, shot.before, frozen):
-            continue
-        if rail_event is None:
-            rail_event = e
-        if e.labels[0] == CUE:
-            cue_rail = True
-    rails = {
-        e.objects[0].id if e.objects[0].id >= 0 else e.labels[0]
-        for e in shot.sorted_events(EventKind.CUSHION, EventKind.POCKET, EventKind.OFF_TABLE)
-        if e.objects
-        and e.labels[0] != CUE
-        and not (e.kind is EventKind.CUSHION and _frozen_touch(e, shot.before, frozen))
-    }
+    rail_event, rails_count, cue_rail = rail_facts(shot, t1, set(declaration.frozen))
     cue_xy = shot.before.by_label(CUE)
     crossed = _crossed_head_string(shot, t1, hs_x)
     moved = tuple(  # touched between shots, or a moving ball touched during this one
@@ -199,7 +182,7 @@ def shot_facts(
         cue_off=cue_off,
         off_table=tuple(e.labels[0] for e in offs if e.labels and e.labels[0] != CUE),
         rail_after_contact=rail_event,
-        rails_count=len(rails),
+        rails_count=rails_count,
         cue_rail_after_contact=cue_rail,
         cue_xy_start=None if cue_xy is None else (float(cue_xy[0]), float(cue_xy[1])),
         crossed_head_string_first=crossed,
@@ -213,6 +196,29 @@ def shot_facts(
         shot_clock=shot_clock_ok(state, shot, settings.shot_clock_s),
         shot_time=shot_time_evidence(state, shot, settings.shot_clock_s),
     )
+
+
+def rail_facts(
+    shot: Shot, t1: float, frozen: set[str], skip: Iterable[Event] = ()
+) -> tuple[Event | None, int, bool]:
+    """WPA 8.4 "driven to a rail": the first rail event (cushion, pocket, off table) at or
+    after the first contact ``t1``, the number of distinct object balls driven to a rail on
+    the whole shot, and whether the cue ball reached a rail after ``t1``. A declared-frozen
+    ball touching its rail without leaving it does not count, nor do the events in ``skip``
+    (a touch the rules say is no rail, EST §7.2)."""
+    skipped = set(skip)
+    kept = [
+        e
+        for e in shot.sorted_events(EventKind.CUSHION, EventKind.POCKET, EventKind.OFF_TABLE)
+        if e.objects
+        and e not in skipped
+        and not (e.kind is EventKind.CUSHION and _frozen_touch(e, shot.before, frozen))
+    ]
+    after = [e for e in kept if e.t_s >= t1]
+    rails = {e.objects[0].id if e.objects[0].id >= 0 else e.labels[0]
+             for e in kept if e.labels[0] != CUE}
+    cue_rail = any(e.labels[0] == CUE for e in after)
+    return (after[0] if after else None), len(rails), cue_rail
 
 
 def _frozen_touch(e: Event, before: Layout, frozen: set[str]) -> bool:
@@ -589,66 +595,202 @@ def spot_order(spec: TableSpec, shot: Shot, labels: Sequence[str], rule: str) ->
     return Order("spot", tuple(labels), xy, rule=rule)
 
 
-# ------------------------------------------------------------------- WPA 1.7 (P18)
+# ------------------------------------------------------------- WPA 1.7 (P18) and 8.3
+
+LIP_REACH_MM = D
+"""⚙ WPA 8.3: a ball hangs on the lip when its centre rests within the pocket's point of no
+return (``Pocket.capture_radius_mm``) plus one ball diameter of the pocket centre."""
+
+LIP_GAP_MM = 1.0
+"""⚙ A ball put back on the lip sits this far outside the point of no return, so the table
+model does not count it pocketed again where it is put."""
 
 
-def settled_between(shot: Shot) -> tuple[Shot, tuple[Event, ...]]:
-    """WPA 1.7: balls that dropped into a pocket by themselves between shots. Returns the
-    shot as the game rules see it (those balls back where they were, their pocket events
-    gone from ``between``) and the pocket events."""
-    drops = tuple(
-        e for e in shot.between if e.kind is EventKind.POCKET and e.labels and e.labels[0] != CUE
+@dataclass(frozen=True, slots=True)
+class LipDrop:
+    """A ball that dropped into a pocket by itself: between shots (``during`` False), or in a
+    shot before anything touched it (``during`` True). ``lip_xy`` is where it goes back: its
+    resting position on the lip when the ``before`` layout has it (a drop during a shot),
+    else the pocket event's point, moved just outside the point of no return for WPA 8.3
+    (``lip_point``). ``rest_s``: when it was last seen coming to rest, None when unknown."""
+
+    event: Event
+    lip_xy: tuple[float, float]
+    rest_s: float | None
+    during: bool
+
+    @property
+    def waited_s(self) -> float | None:
+        return None if self.rest_s is None else self.event.t_s - self.rest_s
+
+    @property
+    def label(self) -> str:
+        return self.event.labels[0]
+
+    def rule(self) -> str:
+        """WPA 8.3 when the time on the lip is known, else the general WPA 1.7."""
+        return "WPA 1.7" if self.rest_s is None else "WPA 8.3"
+
+    def counts(self, wait_s: float) -> bool:
+        """WPA 8.3: dropped within ``wait_s`` of coming to rest, so it belongs to the shot
+        that sent it there."""
+        waited = self.waited_s
+        return waited is not None and waited <= wait_s
+
+
+def _same_ball(e: Event, ref: Event) -> bool:
+    if not e.objects:
+        return False
+    a, b = e.objects[0], ref.objects[0]
+    return a.id == b.id if a.id >= 0 and b.id >= 0 else a.label == b.label
+
+
+def _pocket_of(spec: TableSpec, e: Event, xy: np.ndarray | Sequence[float]) -> Any:
+    names = {p.name: p for p in spec.pockets}
+    if e.pocket in names:
+        return names[e.pocket]
+    return min(spec.pockets, key=lambda p: math.dist(p.centre_xy_mm, tuple(xy)))
+
+
+def on_lip(spec: TableSpec, e: Event, xy: np.ndarray | Sequence[float]) -> bool:
+    """The ball resting at ``xy`` hung on the lip of the pocket of its ``pocket`` event."""
+    p = _pocket_of(spec, e, xy)
+    return math.dist(p.centre_xy_mm, (float(xy[0]), float(xy[1]))) <= (
+        p.capture_radius_mm + LIP_REACH_MM
     )
+
+
+def lip_point(spec: TableSpec, e: Event) -> tuple[float, float]:
+    """Where a ball seen dropping at ``e`` hung: the event's point (where the path met the
+    point of no return) moved out from the pocket centre to just outside it."""
+    p = _pocket_of(spec, e, e.xy_mm)
+    c = np.asarray(p.centre_xy_mm, dtype=float)
+    v = np.asarray(e.xy_mm, dtype=float) - c
+    n = float(np.linalg.norm(v))
+    reach = p.capture_radius_mm + LIP_GAP_MM
+    if n >= reach:
+        return (float(e.xy_mm[0]), float(e.xy_mm[1]))
+    u = v / n if n > 1e-9 else -c / max(float(np.linalg.norm(c)), 1e-9)  # toward the centre
+    q = c + u * reach
+    return (float(q[0]), float(q[1]))
+
+
+def _rest_s(shot: Shot, state: MatchState, drop: Event) -> float | None:
+    """When the ball of ``drop`` was last seen coming to rest: the end of the last judged
+    shot (``MatchState.clock_from_s``: everything rested then), or a later placement or move
+    of that ball between shots. None after a re-rack or at the match start."""
+    times = [
+        e.t_s
+        for e in shot.between
+        if e.kind in (EventKind.MOVED, EventKind.PLACED) and e.t_s < drop.t_s
+        and _same_ball(e, drop)
+    ]
+    if state.clock_from_s is not None:
+        times.append(state.clock_from_s)
+    return max(times, default=None)
+
+
+def _dropped_by_itself(shot: Shot, e: Event) -> bool:
+    """Nothing touched the ball of pocket event ``e`` in this shot before it dropped: no
+    contact, cushion, move or line crossing of it at or before ``e``."""
+    for x in shot.events:
+        if x is e or x.t_s > e.t_s or x.kind in (EventKind.SHOT_START, EventKind.SHOT_END):
+            continue
+        ids = x.ids
+        ref = e.objects[0]
+        if (ref.id >= 0 and ref.id in ids) or (ref.id < 0 and ref.label in x.labels):
+            return False
+    return True
+
+
+def lip_drops(shot: Shot, state: MatchState, spec: TableSpec) -> tuple[LipDrop, ...]:
+    """Object balls that dropped into a pocket by themselves (WPA 1.7, 8.3).
+
+    How it shows in the event stream: a shot ends once everything rests, so a ball that
+    stopped on the lip and drops later is a ``pocket`` event after that shot's end. The
+    live segmenter puts it in the next shot's ``between`` events (``StreamReferee`` adds one
+    that comes within ``pocket_lip_wait_s`` of the end, while that shot is still unjudged,
+    to the shot itself, where it simply counts). If the next stroke came first, it is a
+    ``pocket`` event in the next shot that nothing touched beforehand, of a ball that rested
+    on that pocket's lip (``on_lip``) in the ``before`` layout; only such drops that can be
+    timed are taken from a shot's events (a missed contact must not undo a pocketed ball).
+    The time on the lip runs from ``_rest_s`` to the ``pocket`` event."""
+    out: list[LipDrop] = []
+    for e in shot.between:
+        if e.kind is EventKind.POCKET and e.labels and e.labels[0] != CUE:
+            rest = _rest_s(shot, state, e)
+            lip = e.xy_mm if rest is None else lip_point(spec, e)
+            out.append(LipDrop(e, (float(lip[0]), float(lip[1])), rest, during=False))
+    for e in shot.sorted_events(EventKind.POCKET):
+        if not e.labels or ball_number(e.labels[0]) == 0 or e.t_s < shot.t_start_s:
+            continue
+        ref = e.objects[0]
+        xy = shot.before.by_id(ref.id) if ref.id >= 0 else shot.before.by_label(ref.label)
+        rest = _rest_s(shot, state, e)
+        if xy is None or rest is None or not on_lip(spec, e, xy):
+            continue
+        if _dropped_by_itself(shot, e):
+            out.append(LipDrop(e, (float(xy[0]), float(xy[1])), rest, during=True))
+    return tuple(out)
+
+
+def settled_between(
+    shot: Shot, drops: Sequence[LipDrop] | None = None
+) -> tuple[Shot, tuple[Event, ...]]:
+    """WPA 1.7 / 8.3: the shot as the game rules see it with the balls that dropped by
+    themselves put back where they hung: their pocket events gone from ``between`` and the
+    shot's events, the balls in ``before`` and ``after``. ``drops`` defaults to every object
+    ball pocketed between shots. Returns the shot and the pocket events taken out."""
+    if drops is None:
+        drops = [
+            LipDrop(e, e.xy_mm, None, during=False)
+            for e in shot.between
+            if e.kind is EventKind.POCKET and e.labels and e.labels[0] != CUE
+        ]
     if not drops:
         return shot, ()
-    back = [(e.objects[0].id, e.labels[0], e.xy_mm) for e in drops]
-
-    def with_back(layout: Layout) -> Layout:
-        have = set(layout.ids.tolist())
-        add = [b for b in back if b[0] not in have]
-        if not add:
-            return layout
-        return Layout(
-            np.concatenate([layout.ids, [b[0] for b in add]]).astype(int),
-            (*layout.labels, *(b[1] for b in add)),
-            np.concatenate([layout.xy_mm.reshape(-1, 2), [b[2] for b in add]]),
-        )
-
-    between = tuple(e for e in shot.between if e not in drops)
-    fixed = replace_shot(shot, before=with_back(shot.before), between=between)
-    return fixed, drops
+    gone = [d.event for d in drops]
+    between = tuple(e for e in shot.between if e not in gone)
+    events = tuple(e for e in shot.events if e not in gone)
+    fixed = replace_shot(shot, between=between, events=events)
+    early = [d for d in drops if not d.during]
+    fixed = replace_shot(fixed, before=_with_balls(fixed.before, early))
+    removed = {e.objects[0].id for e in fixed.events if e.kind.removes_object()}
+    later = [d for d in drops if d.event.objects[0].id not in removed]
+    return replace_shot(fixed, after=_with_balls(fixed.after, later)), tuple(gone)
 
 
-def with_settled(judge: Any) -> Any:
-    """Wrap a pool engine's ``judge`` with WPA 1.7: settled balls are put back before the
-    shot is judged (no penalty), with a ``spot`` call and a ``restore`` order."""
+def _with_balls(layout: Layout, drops: Sequence[LipDrop]) -> Layout:
+    have = set(layout.ids.tolist())
+    add = [d for d in drops if d.event.objects[0].id not in have]
+    if not add:
+        return layout
+    return Layout(
+        np.concatenate([layout.ids, [d.event.objects[0].id for d in add]]).astype(int),
+        (*layout.labels, *(d.label for d in add)),
+        np.concatenate([layout.xy_mm.reshape(-1, 2), [d.lip_xy for d in add]]),
+    )
 
-    def wrapped(self: Any, state: MatchState, shot: Shot, declaration: Declaration | None = None):  # type: ignore[no-untyped-def]
-        fixed, drops = settled_between(shot)
-        if not drops:
-            return judge(self, state, shot, declaration)
-        # the balls are restored on the table the rules engine judges, after as well
-        after_ids = set(fixed.after.ids.tolist())
-        gone_during = {e.objects[0].id for e in fixed.events if e.kind.removes_object()}
-        keep = [e for e in drops if e.objects[0].id not in after_ids | gone_during]
-        if keep:
-            extra = Layout(
-                np.array([e.objects[0].id for e in keep], dtype=int),
-                tuple(e.labels[0] for e in keep),
-                np.array([e.xy_mm for e in keep], dtype=float),
-            )
-            after = Layout(
-                np.concatenate([fixed.after.ids, extra.ids]).astype(int),
-                (*fixed.after.labels, *extra.labels),
-                np.concatenate([fixed.after.xy_mm.reshape(-1, 2), extra.xy_mm]),
-            )
-            fixed = replace_shot(fixed, after=after)
-        j = judge(self, state, fixed, declaration)
-        from adjudication.calls import Call
-        from adjudication.rules.base import Judgement
 
-        names = ", ".join(say(e.labels[0]) for e in drops)
-        call = Call(
+def lip_calls(
+    shot: Shot, state: MatchState, drops: Sequence[LipDrop], wait_s: float
+) -> tuple[list[Call], list[Order]]:
+    """The calls and ``restore`` orders for balls that dropped by themselves.
+
+    - Untimed (rest unknown: the first shot of a rack or match): WPA 1.7, put back.
+    - Timed, longer than ``wait_s`` on the lip: WPA 8.3, not pocketed; back on the lip, it
+      counts for no one.
+    - Timed, within ``wait_s``: by WPA 8.3 it belongs to the shot that left it on the lip,
+      which has been judged already (the engine never reopens a judged shot), so this is a
+      ``review`` for the referee; the ball goes back on the lip meanwhile, so the table
+      matches the judged shot and its state. ``StreamReferee`` avoids this case when the
+      drop comes before anything else after the shot.
+    """
+    calls: list[Call] = []
+    settled = [d for d in drops if d.rule() == "WPA 1.7"]
+    if settled:
+        names = ", ".join(say(d.label) for d in settled)
+        calls.append(Call(
             shot=shot.number,
             t_s=shot.t_start_s,
             player=state.shooter,
@@ -656,19 +798,162 @@ def with_settled(judge: Any) -> Any:
             outcome=Outcome.SPOT,
             text=f"{names.capitalize()} dropped into a pocket by itself between shots and is "
             "put back, no penalty.",
-            evidence={"pocket": [ev(e) for e in drops]},
-        )
-        order = Order(
-            "restore",
-            tuple(e.labels[0] for e in drops),
-            tuple(e.xy_mm for e in drops),
-            ids=tuple(e.objects[0].id for e in drops),
-            rule="WPA 1.7",
-        )
-        return Judgement((call, *j.calls), j.state, (order, *j.orders))
+            evidence={"pocket": [ev(d.event) for d in settled]},
+        ))
+    for d in drops:
+        if d.rule() != "WPA 8.3":
+            continue
+        waited = d.waited_s
+        assert waited is not None
+        where = f"the {d.event.pocket} pocket" if d.event.pocket else "a pocket"
+        evidence = {
+            "pocket": ev(d.event),
+            "rest_s": d.rest_s,
+            "waited_s": round(waited, 3),
+            "wait_s": wait_s,
+            "lip_xy_mm": list(d.lip_xy),
+            "during_shot": d.during,
+        }
+        if d.counts(wait_s):
+            text = (
+                f"Referee to rule: {say(d.label)} dropped into {where} {waited:.1f} s after "
+                f"coming to rest, within the {wait_s:g} s of WPA 8.3, so it counts for shot "
+                f"{state.shot}, already judged without it; it goes back on the lip meanwhile."
+            )
+            outcome = Outcome.REVIEW
+            evidence["counts_for_shot"] = state.shot
+        else:
+            text = (
+                f"{say(d.label).capitalize()} hung on the lip of {where} for {waited:.1f} s "
+                "and then dropped by itself: not pocketed; it goes back on the lip and counts "
+                "for no one."
+            )
+            outcome = Outcome.SPOT
+        calls.append(Call(
+            shot=shot.number,
+            t_s=shot.t_start_s,
+            player=state.shooter,
+            rule="WPA 8.3",
+            outcome=outcome,
+            text=text,
+            evidence=evidence,
+        ))
+    orders = []
+    for rule in ("WPA 1.7", "WPA 8.3"):
+        group = [d for d in drops if d.rule() == rule]
+        if group:
+            orders.append(Order(
+                "restore",
+                tuple(d.label for d in group),
+                tuple(d.lip_xy for d in group),
+                ids=tuple(d.event.objects[0].id for d in group),
+                rule=rule,
+            ))
+    return calls, orders
+
+
+def with_settled(judge: Any) -> Any:
+    """Wrap a pool engine's ``judge`` with WPA 1.7 and 8.3 (``lip_drops``): balls that
+    dropped into a pocket by themselves are put back before the shot is judged (no penalty),
+    with their calls (``lip_calls``) and ``restore`` orders. The engine needs ``spec`` and
+    ``settings`` (``RuleSettings.pocket_lip_wait_s``)."""
+
+    def wrapped(self: Any, state: MatchState, shot: Shot, declaration: Declaration | None = None):  # type: ignore[no-untyped-def]
+        drops = lip_drops(shot, state, self.spec)
+        if not drops:
+            return judge(self, state, shot, declaration)
+        fixed, _ = settled_between(shot, drops)
+        j = judge(self, state, fixed, declaration)
+        calls, orders = lip_calls(shot, state, drops, self.settings.pocket_lip_wait_s)
+        return Judgement((*calls, *j.calls), j.state, (*orders, *j.orders))
 
     wrapped.__doc__ = judge.__doc__
     return wrapped
+
+
+# ------------------------------------------------------------------------- WPA 1.5
+
+
+def with_spot_request(judge: Any) -> Any:
+    """Wrap a pool engine's ``judge`` with WPA 1.5 / EST §7.7 (``spot_request``): after the
+    shot is judged, a ``Declaration.spot_request`` from the player who now has ball in hand
+    behind the head string is granted or refused on the table the shot and its orders left."""
+
+    def wrapped(self: Any, state: MatchState, shot: Shot, declaration: Declaration | None = None):  # type: ignore[no-untyped-def]
+        j = judge(self, state, shot, declaration)
+        if not declared(declaration).spot_request:
+            return j
+        call, order = spot_request(self.spec, shot, j)
+        return Judgement((*j.calls, call), j.state, (*j.orders, *([order] if order else [])))
+
+    wrapped.__doc__ = judge.__doc__
+    return wrapped
+
+
+def table_after(shot: Shot, judgement: Judgement) -> dict[str, tuple[float, float]]:
+    """Object ball -> position once the shot's orders are carried out (a re-rack replaces
+    the balls it names; spots and restores move theirs); only balls the next state holds."""
+    table = {
+        lab: (float(xy[0]), float(xy[1]))
+        for lab, xy in zip(shot.after.labels, shot.after.xy_mm.tolist(), strict=True)
+        if ball_number(lab)
+    }
+    for o in judgement.orders:
+        for lab, xy in zip(o.labels, o.xy_mm, strict=True):
+            if ball_number(lab):
+                table[lab] = (float(xy[0]), float(xy[1]))
+    keep = set(judgement.state.on_table)
+    return {lab: xy for lab, xy in table.items() if lab in keep}
+
+
+def spot_request(spec: TableSpec, shot: Shot, j: Judgement) -> tuple[Call, Order | None]:
+    """WPA 1.5 / EST §7.7: with ball in hand behind the head string and every object ball
+    behind the head string (centre x before the string; a ball on it is playable, WPA 1.5),
+    the ball nearest the string is spotted (WPA 1.4) at the shooter's request. Two equally
+    near (within 0.5 mm ⚙): the shooter picks; undeclared, the lower number (``assumed``).
+    Otherwise the request is refused with a ``legal`` call: no foul, play on. The cue ball
+    is in hand, so it does not block the spot."""
+    nxt = j.state
+    who = nxt.shooter
+    hs_x = float(spec.line("head_string").a_xy_mm[0])
+    table = table_after(shot, j)
+    evidence: dict[str, Any] = {
+        "head_string_x_mm": hs_x,
+        "object_balls_x_mm": {lab: round(xy[0], 1) for lab, xy in table.items()},
+    }
+    reason = ""
+    if nxt.winner is not None:
+        reason = "the match is over"
+    elif nxt.ball_in_hand != "behind_head_string":
+        reason = f"{who} does not have ball in hand behind the head string"
+    elif not table:
+        reason = "no object ball is on the table"
+    else:
+        ahead = sorted((lab for lab, xy in table.items() if xy[0] >= hs_x), key=ball_number)
+        if ahead:
+            many = len(ahead) > 1
+            reason = f"{', '.join(map(say, ahead))} {'are' if many else 'is'} not behind " \
+                "the head string"
+    if reason:
+        call = Call(shot.number, shot.t_end_s, who, "WPA 1.5", Outcome.LEGAL,
+                    f"Request to spot the ball nearest the head string refused: {reason}; "
+                    "no foul, play on.", evidence=evidence)
+        return call, None
+    best = max(xy[0] for xy in table.values())
+    tied = sorted((lab for lab, xy in table.items() if best - xy[0] <= 0.5), key=ball_number)
+    label = tied[0]
+    others = np.array([xy for lab, xy in table.items() if lab != label]).reshape(-1, 2)
+    (to,) = spot_positions(spec, others, [label])
+    order = Order("spot", (label,), (to,), rule="WPA 1.5")
+    call = Call(
+        shot.number, shot.t_end_s, who, "WPA 1.5", Outcome.SPOT,
+        f"At {who}'s request {say(label)}, the ball nearest the head string, is spotted: "
+        "every object ball is behind the string.",
+        assumed=len(tied) > 1,
+        evidence={**evidence, "ball": label, "tied": tied, "to_xy_mm": list(to),
+                  "also": "EST §7.7"},
+    )
+    return call, order
 
 
 def replace_shot(shot: Shot, **changes: Any) -> Shot:

@@ -12,11 +12,13 @@ import numpy as np
 
 from adjudication.calls import Outcome
 from adjudication.declarations import Declaration
+from adjudication.events import Event, EventKind
 from adjudication.games import Game
 from adjudication.rules.base import (
     CallBook,
     Judgement,
     MatchState,
+    NearRail,
     Order,
     PoolInfo,
     bump,
@@ -27,18 +29,21 @@ from adjudication.rules.base import (
 from adjudication.rules.pool_common import (
     CUE,
     D,
+    Foul,
     PoolFacts,
     R,
     add_foul_calls,
     object_balls,
     open_judgement,
     rack_order,
+    rail_facts,
     remaining,
     say,
     spot_order,
     standard_fouls,
     start_pool,
     with_settled,
+    with_spot_request,
 )
 from adjudication.rules.ten_ball import called_made, called_shot
 from adjudication.settings import RuleSettings
@@ -82,6 +87,95 @@ def in_rack_area(spec: TableSpec, xy: np.ndarray | Sequence[float] | None) -> bo
     return abs(y) <= half * (x - apex[0]) / (base_x - apex[0])
 
 
+def rail_gaps(spec: TableSpec, xy: np.ndarray | Sequence[float]) -> dict[str, float]:
+    """The gap (mm) between a ball's edge and each rail's cushion nose, by rail (``head``,
+    ``foot``, ``left``, ``right``; a long rail is its two cushions)."""
+    p = np.asarray(xy, dtype=float).reshape(2)
+    r = spec.object_for("ball_1").radius_mm
+    out: dict[str, float] = {}
+    for c in spec.cushions:
+        a, b = np.asarray(c.a_xy_mm, dtype=float), np.asarray(c.b_xy_mm, dtype=float)
+        ab = b - a
+        t = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
+        gap = float(np.linalg.norm(p - (a + t * ab))) - r
+        rail = c.name.split("_")[0]
+        out[rail] = min(out.get(rail, math.inf), gap)
+    return out
+
+
+def near_rail_use(
+    spec: TableSpec, shot: Shot, f: PoolFacts, frozen: set[str]
+) -> tuple[str, str, float, Event] | None:
+    """EST §7.2: the shot played a ball lying near a rail to that rail alone. The cue ball's
+    first (only) object ball, not declared frozen (WPA 8.4, Reg. 27), lay less than a ball's
+    width (the table spec's ball diameter, 57.15 mm) from a rail at the start, and after the contact
+    nothing was pocketed or left the table and every rail touch was that ball on that rail:
+    the shot met the rail requirement (WPA 6.3) with that ball's own rail alone. Returns
+    (ball, rail, gap in mm, the ball's first touch of the rail) or None."""
+    if f.first_contact is None or len(f.first_labels) != 1 or f.first_labels[0] in frozen:
+        return None
+    ball = f.first_labels[0]
+    xy = shot.before.by_label(ball)
+    if xy is None:
+        return None
+    width = 2 * spec.object_for(ball).radius_mm
+    near = {rail: gap for rail, gap in rail_gaps(spec, xy).items() if gap < width}
+    t1 = f.first_contact.t_s
+    later = [
+        e
+        for e in shot.sorted_events(EventKind.CUSHION, EventKind.POCKET, EventKind.OFF_TABLE)
+        if e.t_s >= t1 and e.objects
+    ]
+    if not near or not later:
+        return None
+    if any(e.kind is not EventKind.CUSHION or e.labels[0] != ball for e in later):
+        return None
+    rails = {(e.cushion or "").split("_")[0] for e in later}
+    if len(rails) != 1 or not rails <= set(near):
+        return None
+    (rail,) = rails
+    return ball, rail, near[rail], later[0]
+
+
+@dataclass(frozen=True, slots=True)
+class NearRailShot:
+    """EST §7.2 on one shot: the player's run with this one counted, the ball's gap to the
+    rail, its first touch of it, whether the ball counts as frozen now, the facts to judge
+    with (the touch dropped when frozen) and whether a foul triggered it (§8.23)."""
+
+    run: NearRail
+    gap_mm: float
+    touch: Event
+    frozen: bool
+    facts: PoolFacts
+    on_foul: bool
+
+    def foul(self, no_rail: Foul) -> Foul:
+        """The WPA 6.3 no-rail foul, as EST §7.2 makes it on this shot."""
+        r = self.run
+        why = "while he is on a foul" if self.on_foul and r.shots < 3 else (
+            f"for the {_nth(r.shots)} time in a row"
+        )
+        reason = (
+            f"{say(r.ball)} lies {self.gap_mm:.0f} mm from the {r.rail} rail and was played to "
+            f"that rail alone {why}, so it counts as frozen (WPA 8.4) and its touch of the "
+            "rail does not count; no ball was pocketed or driven to a rail"
+        )
+        evidence = {
+            **no_rail.evidence,
+            "ball": r.ball,
+            "rail": r.rail,
+            "gap_mm": round(self.gap_mm, 1),
+            "shots_in_a_row": r.shots,
+            "rail_touch": ev(self.touch),
+        }
+        return Foul("EST §7.2", reason, evidence, no_rail.kind, no_rail.doubtful)
+
+
+def _nth(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
 @dataclass(slots=True)
 class StraightPoolEngine:
     spec: TableSpec
@@ -99,6 +193,7 @@ class StraightPoolEngine:
         return frozenset(object_balls(layout.labels) or object_balls(state.on_table))
 
     @refereed("WPA")
+    @with_spot_request
     @with_settled
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None
@@ -107,7 +202,13 @@ class StraightPoolEngine:
         assert state.pool is not None
         me, opp = state.turn, 1 - state.turn
         opening = state.breaking and state.pool.opening_break
+        near = None if opening else self._near_rail(state, shot, f, d)
+        if near is not None and near.frozen:
+            f = near.facts
         fouls = standard_fouls(f, state, shot, targets=None)
+        if near is not None and near.frozen:
+            fouls = [near.foul(x) if x.kind == "no_rail" else x for x in fouls]
+        runs = put(state.pool.near_rail, me, None if near is None else near.run)
         ball, pocket, assumed = called_shot(f, d)
         called_ok, miss_reason = called_made(f, ball, pocket)
         if d.safety:
@@ -168,7 +269,7 @@ class StraightPoolEngine:
                     ball_in_hand="behind_head_string",
                     on_table=object_balls(rack.labels),
                     rack=state.rack + 1,
-                    pool=replace(state.pool, opening_break=True),
+                    pool=replace(state.pool, opening_break=True, near_rail=(None, None)),
                 )
                 return Judgement(tuple(book.calls), nxt, (rack,))
             bih = "behind_head_string" if scratch else None
@@ -188,7 +289,7 @@ class StraightPoolEngine:
                 ball_in_hand=bih,
                 breaking=False,
                 on_table=on_table,
-                pool=replace(state.pool, opening_break=False),
+                pool=replace(state.pool, opening_break=False, near_rail=runs),
             )
             return Judgement(tuple(book.calls), nxt, tuple(orders))
 
@@ -258,7 +359,7 @@ class StraightPoolEngine:
             ball_in_hand=bih,
             breaking=False,
             on_table=on_table,
-            pool=replace(state.pool, opening_break=False),
+            pool=replace(state.pool, opening_break=False, near_rail=runs),
         )
         if scores[me] >= self.settings.straight_pool_target:
             book.add(
@@ -270,6 +371,36 @@ class StraightPoolEngine:
             )
             nxt = nxt.with_(winner=me, turn=me)
         return Judgement(tuple(book.calls), nxt, tuple(orders))
+
+    def _near_rail(
+        self, state: MatchState, shot: Shot, f: PoolFacts, d: Declaration
+    ) -> NearRailShot | None:
+        """EST §7.2 (``RuleSettings.est_near_rail``): this shot's near-rail use and, on the
+        player's third in a row at that ball and rail (or, with ``est_near_rail_trigger``
+        "after_foul", any while he is on a foul), the facts with the ball counted as frozen
+        (WPA 8.4): its first touch of its own rail is not "driven to a rail"."""
+        if not self.settings.est_near_rail:
+            return None
+        use = near_rail_use(self.spec, shot, f, set(d.frozen))
+        if use is None:
+            return None
+        ball, rail, gap, touch = use
+        me = state.turn
+        assert state.pool is not None
+        run = state.pool.near_rail[me] if me < len(state.pool.near_rail) else None
+        prior = run.shots if run is not None and (run.ball, run.rail) == (ball, rail) else 0
+        on_foul = self.settings.est_near_rail_trigger == "after_foul" and (
+            state.fouls_in_a_row[me] >= 1
+        )
+        frozen = prior >= 2 or on_foul
+        facts = f
+        if frozen:
+            assert f.first_contact is not None
+            first, n, cue_rail = rail_facts(shot, f.first_contact.t_s, set(d.frozen), (touch,))
+            facts = replace(
+                f, rail_after_contact=first, rails_count=n, cue_rail_after_contact=cue_rail
+            )
+        return NearRailShot(NearRail(ball, rail, prior + 1), gap, touch, frozen, facts, on_foul)
 
     def _rerack(
         self, shot: Shot, on_table: tuple[str, ...], book: CallBook
