@@ -241,3 +241,18 @@ def test_wpa_3_6_declared_safety_ends_inning_pocketed_ball_stays_down() -> None:
     assert j.state.shooter == "bob" and "ball_1" not in j.state.on_table
     assert not orders_of(j, "spot")
     check_json(j)
+
+
+@pytest.mark.parametrize("winner_breaks, breaker", [(False, "bob"), (True, "ann")])
+def test_wpa_3_1_rack_won_next_rack_breaks_alternate_or_winner(winner_breaks, breaker) -> None:
+    e, s = eight(("solids", "stripes"), race_to=2, winner_breaks=winner_breaks)
+    table = [("cue_ball", -300, 0), ("ball_8", 0, 300)]
+    ev = [("contact", 1.0, "cue_ball", "ball_8"), pot("ball_8")]
+    j = e.judge(s, shot(table, ev), Declaration(called_ball="ball_8", called_pocket="foot_left"))
+    assert has(j, "WPA 3.5", Outcome.RACK_WIN) and not has(j, "Reg. 15", Outcome.MATCH_WIN)
+    assert j.state.scores == (1, 0) and j.state.rack == 2 and j.state.breaking
+    assert j.state.shooter == breaker and j.state.pool.groups == (None, None)
+    assert orders_of(j, "rerack")
+    j2 = e.judge(s.with_(scores=(1, 0)), shot(table, ev),
+                 Declaration(called_ball="ball_8", called_pocket="foot_left"))
+    assert has(j2, "Reg. 15", Outcome.MATCH_WIN) and j2.state.winner == 0

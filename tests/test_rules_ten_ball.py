@@ -80,3 +80,17 @@ def test_wpa_9_11_three_fouls_lose_rack_ten_ball() -> None:
     e, s = ten()
     j = e.judge(s.with_(fouls_in_a_row=(2, 0)), shot(TABLE, [("cushion", 1.0, "cue_ball", "foot")]))
     assert has(j, "WPA 9.11", Outcome.RACK_LOSS) and j.state.scores == (0, 1)
+
+
+def test_wpa_9_1_rack_won_on_the_ten_alternate_break_then_match() -> None:
+    e, s = ten(race_to=2)
+    table = [("cue_ball", -300, 0), ("ball_10", 500, 300)]
+    ev = [("contact", 1.0, "cue_ball", "ball_10"), ("pocket", 2.0, "ball_10", "foot_left")]
+    d = Declaration(called_ball="ball_10", called_pocket="foot_left")
+    j = e.judge(s, shot(table, ev), d)
+    assert any(c.outcome is Outcome.RACK_WIN and c.player == "ann" for c in j.calls)
+    assert j.state.scores == (1, 0) and j.state.breaking and j.state.shooter == "bob"
+    assert orders_of(j, "rerack")
+    j2 = e.judge(s.with_(scores=(1, 0)), shot(table, ev), d)
+    assert has(j2, "Reg. 15", Outcome.MATCH_WIN) and j2.state.winner == 0
+    check_json(j2)
