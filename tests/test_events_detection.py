@@ -13,11 +13,11 @@ from adjudication.detection import (
     ShotSegmenter,
     zone_membership,
 )
-from adjudication.events import EventKind
+from adjudication.events import Event, EventKind, ObjectRef
 from calibration.tables import get_table
 from simulation import physics
 from simulation.synthetic_tracks import TrackNoise, sample_tracks
-from tracking.types import Tracks
+from tracking.types import Tracks, TrackState
 
 POOL = get_table("pool-9ft")
 NOVUSS = get_table("novuss")
@@ -373,3 +373,53 @@ def test_novuss_puck_slid_off_a_side_zone_is_a_stroke_only_in_doubles(zones, str
         events += det.update(tr)
     events += det.flush()
     assert bool(of(events, EventKind.SHOT_START)) is stroke
+
+
+def _resting(t_s, ids, labels, xy):
+    n = len(ids)
+    xy = np.asarray(xy, float)
+    return Tracks(t_s, int(t_s * 30), np.asarray(ids), tuple(labels), xy, np.zeros((n, 2)),
+                  np.ones(n), np.full(n, int(TrackState.RESTING)), np.ones(n, bool),
+                  np.full(n, t_s), xy)
+
+
+def _ev(kind, t_s, *objs, xy=(0.0, 0.0)):
+    return Event(kind, t_s, int(t_s * 30), 0, tuple(ObjectRef(i, lab) for i, lab in objs), xy)
+
+
+ROW = [[-500, 0], [0, -485], [30, -485]]  # the puck and two touching black pawns
+
+
+@pytest.mark.parametrize(
+    "first_row, second_row, contact, kept",
+    [
+        # the tracker traded the identities of two touching pawns: nothing moved
+        (ROW, [[-500, 0], [30, -485], [0, -485]], ((2, "black_pawn"), (3, "black_pawn")), False),
+        # one pawn held twice (two tracks 2 mm apart), one drifting: not two pawns touching
+        ([[-500, 0], [0, -485], [2, -485]], [[-500, 0], [0, -485], [10, -480]],
+         ((2, "black_pawn"), (3, "black_pawn")), False),
+        # a hand really pushed the row 40 mm along the rail: a touch outside the shot
+        (ROW, [[-500, 0], [40, -485], [70, -485]], ((2, "black_pawn"), (3, "black_pawn")), True),
+        # the puck touched a pawn while placed: a striker's touch always counts (§17.1.л)
+        (ROW, ROW, ((1, "puck"), (2, "black_pawn")), True),
+    ],
+    ids=["swap", "held_twice", "pushed", "puck"],
+)
+def test_segmenter_leaves_out_between_shot_touches_that_moved_nothing(
+    first_row, second_row, contact, kept
+):
+    ids, labels = [1, 2, 3], ["puck", "black_pawn", "black_pawn"]
+    stroke = (1, "puck")
+    seg = ShotSegmenter()
+    shots = []
+    shots += seg.update(_resting(0.0, ids, labels, first_row),
+                        [_ev(EventKind.SHOT_START, 0.0, stroke, xy=(-500.0, 0.0))])
+    shots += seg.update(_resting(1.0, ids, labels, first_row), [_ev(EventKind.SHOT_END, 1.0)])
+    shots += seg.update(_resting(1.5, ids, labels, second_row),
+                        [_ev(EventKind.CONTACT, 1.5, *contact)])
+    shots += seg.update(_resting(2.0, ids, labels, second_row),
+                        [_ev(EventKind.SHOT_START, 2.0, stroke, xy=(-500.0, 0.0))])
+    shots += seg.update(_resting(3.0, ids, labels, second_row), [_ev(EventKind.SHOT_END, 3.0)])
+    assert [s.number for s in shots] == [1, 2]
+    between = [e for e in shots[1].between if e.kind is EventKind.CONTACT]
+    assert len(between) == (1 if kept else 0)

@@ -42,6 +42,7 @@ class ShotSegmenter:
         self._events: list[Event] = []
         self._between: list[Event] = []
         self._count = 0
+        self._last_after: Layout | None = None
 
     def update(self, tracks: Tracks | None, events: list[Event]) -> list[Shot]:
         """Take one frame's tracks (``None`` when there is no new batch) and the events the
@@ -131,15 +132,17 @@ class ShotSegmenter:
         if players:
             player = players[(self.settings.first_player + self._count - 1) % len(players)]
         after = layout_of(self._history[-1]) if self._history else Layout.empty()
+        before: Layout = self._open["before"]  # type: ignore[assignment]
+        kept = [e for e in self._between if not self._swap_only(e, before)]
         between = tuple(Event(e.kind, e.t_s, e.frame, self._count, e.objects, e.xy_mm,
                               e.confidence, e.cushion, e.pocket, e.line)
-                        if e.shot != self._count else e for e in self._between)
+                        if e.shot != self._count else e for e in kept)
         shot = Shot(
             number=self._count,
             player=player,
             t_start_s=float(self._open["t0"]),  # type: ignore[arg-type]
             t_end_s=float(t_end),
-            before=self._open["before"],  # type: ignore[arg-type]
+            before=before,
             after=after,
             events=tuple(sorted(self._events, key=lambda e: e.t_s)),
             between=between,
@@ -148,6 +151,46 @@ class ShotSegmenter:
         self._open = None
         self._events = []
         self._between = []
+        self._last_after = after
         return shot
+
+    def _swap_only(self, e: Event, before: Layout) -> bool:
+        """A hand's move or a contact between shots (``moved``, ``contact``) that moved none
+        of its objects: each lies within ``still_mm`` of where the last shot left it, or of
+        where the last shot left another object of its label. Touching rows of alike pawns
+        trade identities in the tracker; the positions stay, and the rules must not read a
+        pawn touched outside a shot (Novuss §16.1.д, §17.1.о). Strikers are left alone: the
+        puck or cue ball is handled between shots, and its touches count (Novuss §17.1.л)."""
+        last = self._last_after
+        if last is None or e.kind not in (EventKind.MOVED, EventKind.CONTACT) or not e.objects:
+            return False
+        if e.kind is EventKind.CONTACT and self._one_object(e, before, last):
+            return True
+        reach = self.settings.still_mm
+        for o in e.objects:
+            if o.label in self.settings.striker_labels:
+                return False
+            now = before.by_id(o.id)
+            if now is None:
+                return False
+            was = last.of_label(o.label).xy_mm
+            if not len(was) or float(np.min(np.linalg.norm(was - now, axis=1))) > reach:
+                return False
+        return True
+
+    def _one_object(self, e: Event, before: Layout, last: Layout) -> bool:
+        """A contact between two tracks of one label that overlap (closer than
+        ``same_object_mm``, where the last shot left them or at the stroke): one object the
+        tracker holds twice, not two objects touching."""
+        if len(e.objects) != 2 or e.objects[0].label != e.objects[1].label:
+            return False
+        if e.objects[0].label in self.settings.striker_labels:
+            return False
+        for lay in (last, before):
+            a, b = lay.by_id(e.objects[0].id), lay.by_id(e.objects[1].id)
+            if a is not None and b is not None and float(
+                    np.linalg.norm(a - b)) < self.settings.same_object_mm:
+                return True
+        return False
 
 

@@ -97,14 +97,30 @@ class SegmenterSettings:
     * ``players``: names in turn order; when given, shots are attributed round-robin from
       ``first_player``. Left empty, ``Shot.player`` is ``""`` and the rules engine's own
       turn keeping stands.
+    * ``still_mm`` = 8: a ``moved`` or ``contact`` event between shots whose objects all
+      lie, at the next stroke, within this of where the last shot left an object of their
+      label moved nothing (the tracker traded identities in a touching row) and is left out
+      of the shot's ``between`` events. The event detector's ``hand_min_mm`` is the same
+      figure for a single object.
+    * ``same_object_mm`` = 12: two tracks of one label closer than this are one object
+      held twice by the tracker (no pawn or ball is under 25 mm across); a contact between
+      them between shots is left out the same way.
+    * ``striker_labels``: the objects handled between shots (their touches always count).
     """
 
     history_frames: int = 90
     players: tuple[str, ...] = ()
     first_player: int = 0
+    still_mm: float = 8.0
+    same_object_mm: float = 12.0
+    striker_labels: tuple[str, ...] = ("cue_ball", "puck")
 
     def __post_init__(self) -> None:
         if self.history_frames < 8:
             raise ValueError(f"history_frames must be >= 8, got {self.history_frames}")
+        if not self.still_mm >= 0:
+            raise ValueError(f"still_mm must be >= 0 mm, got {self.still_mm}")
+        if not self.same_object_mm >= 0:
+            raise ValueError(f"same_object_mm must be >= 0 mm, got {self.same_object_mm}")
         if self.players and not 0 <= self.first_player < len(self.players):
             raise ValueError("first_player must index players")
