@@ -6,8 +6,10 @@ then refines a full camera (``calibration.model.solve``) from two kinds of featu
 The cloth-coloured region is not always the cloth alone: black cloth runs into black
 rails, a sleeve the colour of the cloth lies over a rail, a score bar cuts a side. So the
 outline comes in candidates (the usual colour tolerance, tighter ones, a wider opening),
-and each is tried in turn until one leads to a fit that holds. The rough step fits one
-straight line per side through the nose edges; a side that shows none (typically the side
+each taken first as the noses and then as the rails' outer edge (black cloth runs into
+black rails), and each is tried in turn until one leads to a fit that holds. The rough
+step fits one straight line per side through the nose edges, the line most of them agree
+on (a score bar or an arm gives a run of edges far off); a side that shows none (typically the side
 the camera hangs over: its cushion face hides under the nose, and the cloth seems to run
 on over the cushion top) keeps the outline's line. The final fit must be held on every
 side by nose edges or diamonds, and must explain them within ``max_rms_mm``; otherwise
@@ -29,6 +31,11 @@ it is refused rather than returned wrong. Features:
   are not taken as the nose; the side is held instead by the rail's inner edge behind the
   cushion top, at the rail height, as far behind the nose as it is measured to be on the
   sides whose noses were found.
+
+When the diamonds disagree with the fit, the side whose edges they contradict (usually the
+rail's inner edge taken for the nose of a side the camera hangs beyond) is left out and
+the diamonds decide. A side that shows nothing at all (a score bar over its rail) still
+holds the fit when the other sides' features fix it (``_side_spread_mm``).
 
 Before a fit is returned, ``check_cloth_sides`` looks at points the fit did not use: the
 strip just inside each nose must look like the cloth, and a rail top must not where the
@@ -91,8 +98,29 @@ _RAIL_SHIFT_RANGE_MM = (15.0, 90.0)
 _FACE_MARGIN_MM = 50.0
 #: Most nose samples per cushion (a 4K frame's cushion at 6 px spacing is about 400).
 _MAX_SAMPLES_PER_CUSHION = 1000
+#: ``min_contrast`` holds for cloth at least this light (L*); on darker cloth it scales
+#: with the cloth's lightness, down to this share of it.
+_CONTRAST_REF_L = 40.0
+_CONTRAST_MIN_SCALE = 0.5
+_FACE_SPAN_PX = 1.5
+#: A side that shows neither edges nor diamonds holds the fit all the same when the other
+#: sides' features fix it within this many mm (one standard deviation, see
+#: ``_side_spread_mm``), the features' noise taken as at least this many px.
+_MAX_UNHELD_SPREAD_MM = 1.0
+_SPREAD_MIN_SIGMA_PX = 0.3
 #: Fewest nose edge points that let a side hold the final fit (without two diamonds).
 _MIN_SIDE_EDGES = 10
+#: Diamonds that disagree with the fit (``_settle_diamond_conflict``): looked into when
+#: at least this many were found and fewer than this share agree, and settled when
+#: leaving one side's edges out brings this share back.
+_CONFLICT_MIN_DIAMONDS = 4
+_CONFLICT_AGREE_SHARE = 0.5
+#: The rough step's line through a side's edge points: the consensus of this many point
+#: pairs, a point agreeing within this many px (a lens bows a side by a few px; the
+#: edges of a score bar or an arm lie tens of px off), at least this many agreeing.
+_LINE_PAIRS = 200
+_LINE_INLIER_PX = 3.0
+_MIN_LINE_POINTS = 6
 
 #: The side check (``check_cloth_sides``): table points every ``_CHECK_STEP_MM`` along
 #: each side, this far from the corners and the middle pockets; the cloth strip at these
@@ -447,21 +475,29 @@ def _find_edges(
     col = np.arange(prof.shape[1])
     inside = col[None, :] <= n_all[:, None]
     usable = ok & (n_all + 1 >= 12) & np.all(np.isfinite(prof) | ~inside, axis=1)
-    thr = np.maximum(settings.min_contrast, 4.0 * noise_all)
+    # the face's shadow takes a share of the cloth's light: on dark cloth (black, purple,
+    # navy) the drop in L* is a fraction of what it is on a bright one
+    dark = np.clip(level_all / _CONTRAST_REF_L, _CONTRAST_MIN_SCALE, 1.0)
+    thr = np.maximum(settings.min_contrast * np.nan_to_num(dark, nan=1.0), 4.0 * noise_all)
     s = np.where(inside, level_all[:, None] - prof, -np.inf)  # rises where darker than cloth
     s = np.nan_to_num(s, nan=-np.inf)
     above = s > thr[:, None]
     j0 = np.argmax(above, axis=1)
     usable &= above[rows, j0] & (j0 >= 4)
     # a sharp step (the shaded cushion face), not the cushion top's slow darkening
-    span = np.minimum(j0[:, None] + np.arange(int(1.5 / step) + 1)[None, :], prof.shape[1] - 1)
-    level_face = np.max(s[rows[:, None], span], axis=1)
+    span = np.minimum(j0[:, None] + np.arange(int(_FACE_SPAN_PX / step) + 1)[None, :],
+                      prof.shape[1] - 1)
+    in_span = s[rows[:, None], span]
+    level_face = np.max(in_span, axis=1)
+    j_face = span[rows, np.argmax(in_span, axis=1)]  # the face's darkest sample
     before = s[rows, np.maximum(0, j0 - int(2.0 / step))]
     with np.errstate(invalid="ignore"):
         usable &= level_face - before >= 2.0 * thr
-    # walk back to the half-level crossing, interpolate linearly
+    # walk back from the face's darkest sample to the half-level crossing, interpolate
+    # linearly (from the darkest sample, not from the first one past the threshold: a
+    # threshold under half the drop would put the crossing outside its two samples)
     half = level_face / 2
-    below = (s < half[:, None]) & (col[None, :] < j0[:, None])
+    below = (s < half[:, None]) & (col[None, :] < j_face[:, None])
     j = np.where(below.any(axis=1), np.max(np.where(below, col[None, :], -1), axis=1) + 1, 0)
     usable &= j > 0
     j = np.maximum(j, 1)
@@ -570,13 +606,22 @@ def fit_pool(
         for start in ("hull", "rect"):
             try:
                 corners_px = _assign_corners(outline_corners(mask, start))
-                calib = _fit_from_corners(lum, gray, spec, corners_px, st)
-                check_camera(calib)
-                check_cloth_sides(lab, calib)
-                return calib
             except CalibrationError as exc:
                 first = first or exc
                 log.debug("cloth outline candidate failed: %s", exc)
+                continue
+            # the outline is the cloth's end (the noses) or, where the rails are the
+            # cloth's colour (black on black), the rails' outer edge
+            for outward_mm in (0.0, spec.rail_width_mm):
+                try:
+                    calib = _fit_from_corners(lum, gray, spec, corners_px, st, outward_mm)
+                    check_camera(calib)
+                    check_cloth_sides(lab, calib)
+                    return calib
+                except CalibrationError as exc:
+                    first = first or exc
+                    log.debug("cloth outline candidate (%s, %.0f mm out) failed: %s",
+                              start, outward_mm, exc)
     assert first is not None
     raise first
 
@@ -587,11 +632,16 @@ def _fit_from_corners(
     spec: TableSpec,
     corners_px: np.ndarray,
     st: PoolFitSettings,
+    outward_mm: float = 0.0,
 ) -> Calibration:
-    """The fit of :func:`fit_pool` from a rough outline's corners (``spec`` order)."""
+    """The fit of :func:`fit_pool` from a rough outline's corners (``spec`` order), taken
+    to lie ``outward_mm`` outward of the nose rectangle's corners (lens and the rail's
+    height ignored: the rough step only needs the noses within its search)."""
     h, w = lum.shape
+    corners_mm = spec.corners_xy_mm()
+    corners_mm = corners_mm + np.sign(corners_mm) * outward_mm
     H = cv2.getPerspectiveTransform(
-        spec.corners_xy_mm().astype(np.float32), corners_px.astype(np.float32)
+        corners_mm.astype(np.float32), corners_px.astype(np.float32)
     )
 
     def project_h(xyz: np.ndarray) -> np.ndarray:
@@ -607,7 +657,9 @@ def _fit_from_corners(
         project = _homography_projector(H)
     search = st.refine_search_mm
     calib: Calibration | None = None
-    for rnd in range(st.rounds + 1):
+    n_rounds, rnd = st.rounds + 1, -1
+    while rnd + 1 < n_rounds:
+        rnd += 1
         edge_px, edge_i, seeds = _find_edges(lum, spec, project, search, st)
         if calib is not None:
             # a nose the camera cannot see is no nose: what was found there is another
@@ -637,6 +689,12 @@ def _fit_from_corners(
                               focal_prior_px=ROUGH_FOCAL_PRIOR_PX)
             calib = _fit_lines(calib, edge_px, edge_i, dia_px, dia_xyz, st,
                                ROUGH_FOCAL_PRIOR_PX if rnd == 0 else FOCAL_PRIOR_PX)
+            settled = _settle_diamond_conflict(calib, edge_px, edge_i, dia_px, dia_xyz, st)
+            if settled is not None:
+                # one side's edges were another edge: look for its nose again (or learn
+                # that it is hidden) from the camera the diamonds agree with
+                calib = settled
+                n_rounds = max(n_rounds, rnd + 2)
         except ValueError as exc:
             raise CalibrationError(f"no table found: {exc}") from exc
         project = _calib_projector(calib)
@@ -690,8 +748,70 @@ def _fit_from_corners(
             f"no table found: the fit disagrees with {len(dia_px) - n_dia_kept} of the "
             f"{len(dia_px)} diamonds seen"
         )
-    _check_sides(spec, edge_i[keep[: len(edge_i)]], dia_xyz[keep[len(edge_i) :], :2])
+    n_e, ek, dk = len(edge_i), keep[: len(edge_i)], keep[len(edge_i) :]
+
+    def spread() -> np.ndarray:
+        n_rail = len(rail_px)
+        z_e = np.concatenate([np.full(n_e - n_rail, NOSE_EDGE_Z_MM),
+                              np.full(n_rail, spec.rail_height_mm)])
+        sh_e = np.concatenate([np.zeros(n_e - n_rail), np.full(n_rail, rail_shift)])
+        return _side_spread_mm(calib, px[:n_e][ek], edge_i[ek], z_e[ek], sh_e[ek],
+                               px[n_e:][dk], dia_xyz[dk])
+
+    _check_sides(spec, edge_i[ek], dia_xyz[dk, :2], spread)
     return calib
+
+
+def _diamonds_agreeing(calib: Calibration, dia_px: np.ndarray, dia_xyz: np.ndarray,
+                       tol_px: float) -> int:
+    if len(dia_px) == 0:
+        return 0
+    err = np.linalg.norm(calib.to_image(dia_xyz[:, :2], dia_xyz[:, 2]) - dia_px, axis=1)
+    return int(np.sum(err < tol_px))
+
+
+def _settle_diamond_conflict(
+    calib: Calibration,
+    edge_px: np.ndarray,
+    edge_i: np.ndarray,
+    dia_px: np.ndarray,
+    dia_xyz: np.ndarray,
+    st: PoolFitSettings,
+) -> Calibration | None:
+    """The camera refitted without one side's edges, when the diamonds say that side's
+    edges are not its nose; ``None`` when the diamonds agree with the fit (or no side
+    explains them).
+
+    The usual case: the camera hangs beyond a side (or nearly), so that side shows the
+    rail's inner edge behind the cushion top, about 40 mm outward of the nose, and no
+    nose. A fit that takes it for the nose is 40 mm off on that side, and the side's
+    hundred edge points outvote the few diamonds that say so; with the side left out the
+    diamonds are explained again. The side whose removal lets the most diamonds agree
+    wins, and it must bring most of them back."""
+    n_dia = len(dia_px)
+    tol = 2.0 * st.gate_px
+    if n_dia < _CONFLICT_MIN_DIAMONDS:
+        return None
+    agree = _diamonds_agreeing(calib, dia_px, dia_xyz, tol)
+    if agree >= _CONFLICT_AGREE_SHARE * n_dia:
+        return None
+    members, counts = _side_keys(calib.spec, edge_i)
+    best: tuple[int, Calibration] | None = None
+    for k in range(4):
+        if counts[k] == 0:
+            continue
+        rest = ~np.isin(edge_i, list(members[k]))
+        if rest.sum() < 20:
+            continue
+        c = _fit_lines(calib, edge_px[rest], edge_i[rest], dia_px, dia_xyz, st)
+        a = _diamonds_agreeing(c, dia_px, dia_xyz, tol)
+        if best is None or a > best[0]:
+            best = (a, c)
+    if best is None or best[0] < _CONFLICT_AGREE_SHARE * n_dia or best[0] <= agree:
+        return None
+    log.debug("diamonds disagreed with a side's edges: %d of %d agree without it", best[0],
+              n_dia)
+    return best[1]
 
 
 def _hidden_cushions(calib: Calibration) -> frozenset[int]:
@@ -850,20 +970,101 @@ def check_cloth_sides(lab: np.ndarray, calib: Calibration) -> None:
                 f"rail top looks like the cloth, the other rails do not)")
 
 
-def _check_sides(spec: TableSpec, edge_i: np.ndarray, dia_xy_mm: np.ndarray) -> None:
+def _side_spread_mm(
+    calib: Calibration,
+    edge_px: np.ndarray,
+    edge_i: np.ndarray,
+    edge_z: np.ndarray,
+    edge_shift: np.ndarray,
+    dia_px: np.ndarray,
+    dia_xyz: np.ndarray,
+) -> np.ndarray:
+    """How far (mm, one standard deviation) each side's nose line (-x, +x, -y, +y) could
+    move while the fit's features stay explained: the camera's covariance from the
+    features (edges across their lines, diamonds in both directions, the focal pull),
+    carried to points along each side.
+
+    A side that shows neither edges nor diamonds (a score bar over its rail, the camera
+    hung beyond it) is still fixed when the other sides' features pin the camera: the
+    table's size is known, and diamonds along the adjacent rails fix the scale toward it.
+    Three sides held by edges alone fix the fourth only loosely (focal length, lens and
+    camera height trade off; about 1.4 mm on a straight-down 720p view); diamonds along
+    the adjacent rails fix it (0.5-0.7 mm). The noise is the fit's own residual (at least
+    ``_SPREAD_MIN_SIGMA_PX``); a direction no feature fixes at all gets a huge spread
+    (a tiny ridge), not zero."""
+    spec = calib.spec
+    w, h = calib.resolution_wh
+    cx, cy = w / 2, h / 2
+    nrm = np.array([spec.cushions[i].normal_xy for i in edge_i], float).reshape(-1, 2)
+    a = np.array([spec.cushions[i].a_xy_mm for i in edge_i], float).reshape(-1, 2)
+    offset = np.sum(a * nrm, axis=1) - edge_shift
+    ppm = _px_per_mm(_calib_projector(calib))
+    p0 = np.concatenate([[calib.K[0, 0], calib.k1], cv2.Rodrigues(calib.R)[0].ravel(),
+                         calib.t])
+    hx, hy = spec.half_wh_mm
+    s = np.linspace(-1.0, 1.0, 5)
+    side_xy = np.concatenate([
+        np.column_stack([np.full(5, -hx), s * hy]), np.column_stack([np.full(5, hx), s * hy]),
+        np.column_stack([s * hx, np.full(5, -hy)]), np.column_stack([s * hx, np.full(5, hy)]),
+    ])
+    w_prior = FOCAL_PRIOR_PX * np.sqrt(len(edge_px) + len(dia_px))
+
+    def unpack(p: np.ndarray) -> Calibration:
+        K = np.array([[p[0], 0.0, cx], [0.0, p[0], cy], [0.0, 0.0, 1.0]])
+        return Calibration(spec, K, float(p[1]), 0.0, cv2.Rodrigues(p[2:5])[0], p[5:8], (w, h))
+
+    def residual(p: np.ndarray) -> np.ndarray:
+        c = unpack(p)
+        r_e = (np.sum(c.to_table(edge_px, edge_z) * nrm, axis=1) - offset) * ppm
+        r_d = (c.to_image(dia_xyz[:, :2], dia_xyz[:, 2]) - dia_px).ravel()
+        return np.concatenate([r_e, r_d, [w_prior * (p[0] - p0[0]) / p0[0]]])
+
+    def sides(p: np.ndarray) -> np.ndarray:
+        return unpack(p).to_image(side_xy, 0.0).ravel()
+
+    r0, q0 = residual(p0), sides(p0)
+    step = np.array([1e-4 * p0[0], 1e-4, 1e-5, 1e-5, 1e-5, *(1e-4 * np.abs(p0[5:8]) + 1e-3)])
+    J = np.empty((len(r0), len(p0)))
+    G = np.empty((len(q0), len(p0)))
+    for i in range(len(p0)):
+        p = p0.copy()
+        p[i] += step[i]
+        J[:, i] = residual(p) - r0
+        G[:, i] = sides(p) - q0
+    sigma = max(_SPREAD_MIN_SIGMA_PX, float(np.sqrt(np.mean(r0[:-1] ** 2))))
+    JtJ = J.T @ J
+    ridge = 1e-12 * float(np.trace(JtJ)) + 1e-30
+    cov = sigma**2 * np.linalg.inv(JtJ + ridge * np.eye(len(p0)))
+    var = np.einsum("ij,jk,ik->i", G, cov, G).reshape(4, 5, 2).sum(axis=2)
+    spread: np.ndarray = np.sqrt(np.max(var, axis=1)) / ppm
+    return spread
+
+
+def _check_sides(spec: TableSpec, edge_i: np.ndarray, dia_xy_mm: np.ndarray,
+                 spread_mm: Callable[[], np.ndarray] | None = None) -> None:
     """``CalibrationError`` unless every side of the table holds the fit: its cushion
-    edges or its rail's diamonds. Three sides alone leave the fourth free to slide (the
-    edges fix only the distance across each nose line) and the fit can be far off while
-    its residuals stay small."""
+    edges or its rail's diamonds, or else (with ``spread_mm``, the sides' spreads of
+    ``_side_spread_mm``, asked for only when needed) the other sides' features fix it
+    within ``_MAX_UNHELD_SPREAD_MM``. Three sides held by edges alone leave the fourth
+    free to slide (the edges fix only the distance across each nose line) and the fit can
+    be far off while its residuals stay small; diamonds along the adjacent rails fix it."""
     hx, hy = spec.half_wh_mm
     normals = np.array([c.normal_xy for c in spec.cushions], float)[edge_i]
-    for key, name in (((1, 0), "-x"), ((-1, 0), "+x"), ((0, 1), "-y"), ((0, -1), "+y")):
+    spreads: np.ndarray | None = None
+    for k, (key, name) in enumerate((((1, 0), "-x"), ((-1, 0), "+x"), ((0, 1), "-y"),
+                                     ((0, -1), "+y"))):
         n_edges = int(np.sum(np.all(np.round(normals) == key, axis=1))) if len(edge_i) else 0
         # diamonds on this side's rail lie beyond its nose line
         outward = -np.asarray(key, float)
         half = hx if key[0] else hy
         n_dia = int(np.sum(dia_xy_mm @ outward > half)) if len(dia_xy_mm) else 0
         if n_edges < _MIN_SIDE_EDGES and n_dia < 2:
+            if spread_mm is not None:
+                spreads = spread_mm() if spreads is None else spreads
+                log.debug("the %s side shows no features; the others fix it within "
+                          "%.2f mm", name, spreads[k])
+                if spreads[k] <= _MAX_UNHELD_SPREAD_MM:
+                    continue
             raise CalibrationError(
                 f"no table found: the {name} side shows neither its cushion edge nor its "
                 f"diamonds ({n_edges} edge points, {n_dia} diamonds)"
@@ -972,17 +1173,7 @@ def _nose_homography(
     missing = []
     for key in {(int(round(nx)), int(round(ny))) for nx, ny in normals}:
         members = [i for i, n in enumerate(normals) if (round(n[0]), round(n[1])) == key]
-        pts = edge_px[np.isin(edge_i, members)]
-        ln: np.ndarray | None = None
-        keep = np.ones(len(pts), bool)
-        for _ in range(3):
-            if keep.sum() < 6:
-                ln = None
-                break
-            ln = _line_through(pts[keep])
-            ln = ln / np.linalg.norm(ln[:2])
-            d = np.abs(pts @ ln[:2] + ln[2])
-            keep = d < max(1.5, 3.0 * float(np.median(d[keep])))
+        ln = _robust_line(edge_px[np.isin(edge_i, members)])
         if ln is None:
             missing.append(key)
             # the side's line as the previous homography has it
@@ -1002,6 +1193,42 @@ def _nose_homography(
         img.append(p[:2] / p[2])
         tab.append((sx * hx, sy * hy))
     return cv2.getPerspectiveTransform(np.float32(tab), np.float32(img))
+
+
+def _robust_line(pts: np.ndarray) -> np.ndarray | None:
+    """The straight line (``a x + b y + c = 0``, unit normal) that most of ``pts`` lie on,
+    or ``None`` when too few agree on one.
+
+    A side's edge points are not all its nose: a score bar over a rail, a cue or an arm
+    gives a run of edges far from it, a third of the side or more, which pulls a
+    least-squares (even a Huber) line between the two. The line is the consensus of
+    point pairs (within ``_LINE_INLIER_PX``; a deterministic sample), refined on the
+    points it explains."""
+    n = len(pts)
+    if n < _MIN_LINE_POINTS:
+        return None
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, n, (2, _LINE_PAIRS))
+    sel = a != b
+    a, b = a[sel], b[sel]
+    p, q = pts[a], pts[b]
+    nrm = np.column_stack([p[:, 1] - q[:, 1], q[:, 0] - p[:, 0]])
+    length = np.linalg.norm(nrm, axis=1)
+    sel = length > 1e-6
+    nrm = nrm[sel] / length[sel, None]
+    c = -np.sum(nrm * p[sel], axis=1)
+    d = np.abs(pts @ nrm.T + c)  # (N, pairs)
+    best = int(np.argmax((d < _LINE_INLIER_PX).sum(axis=0))) if len(c) else 0
+    keep = d[:, best] < _LINE_INLIER_PX if len(c) else np.ones(n, bool)
+    ln: np.ndarray | None = None
+    for _ in range(3):
+        if keep.sum() < _MIN_LINE_POINTS:
+            return None
+        ln = _line_through(pts[keep])
+        ln = ln / np.linalg.norm(ln[:2])
+        dist = np.abs(pts @ ln[:2] + ln[2])
+        keep = dist < max(1.5, 3.0 * float(np.median(dist[keep])))
+    return ln
 
 
 def _calib_projector(calib: Calibration) -> Project:
