@@ -90,8 +90,10 @@ def state_from_layout(engine: RulesEngine, game: Game, spec: TableSpec,
             state = state.with_(novuss=replace(state.novuss, colours=cols))
     else:
         balls = object_balls(layout.labels)
-        full = set(object_balls(rack_order(game, spec).labels))
-        fresh = seeded or set(balls) == full
+        full = object_balls(rack_order(game, spec).labels)
+        fresh = seeded or racked(game, spec, layout)
+        if fresh:
+            balls = full  # a rack in view holds the game's balls, whatever the labels read
         breaking = bool(fields.get("breaking", fresh))
         bih = fields.get("ball_in_hand", "behind_head_string" if breaking else None)
         state = state.with_(on_table=balls, breaking=breaking, ball_in_hand=bih)
@@ -106,6 +108,22 @@ def state_from_layout(engine: RulesEngine, game: Game, spec: TableSpec,
         state = state.with_(turn=players.index(fields["turn"]))
     state = state.with_(fouls_in_a_row=state.fouls_in_a_row or (0,) * len(players))
     return state, unseen
+
+
+def racked(game: Game, spec: TableSpec, layout: Layout) -> bool:
+    """The layout holds a full rack for ``game``: an object (of any label but the cue ball)
+    within a ball radius of at least three in four places of the standard rack. Judged by
+    position, since balls packed in a rack are the detector's weakest reading (stripes
+    turned away read as the cue ball or another stripe, a ball between two is missed); balls
+    left in play never sit on so many rack places at once."""
+    rack = rack_order(game, spec)
+    objs = layout.xy_mm[[lab != CUE for lab in layout.labels]] if len(layout) else None
+    if objs is None or not len(objs):
+        return False
+    reach = spec.object_for(rack.labels[0]).radius_mm
+    places = np.asarray(rack.xy_mm, dtype=float)
+    dist = np.linalg.norm(places[:, None, :] - objs[None, :, :], axis=2).min(axis=1)
+    return int(np.sum(dist > reach)) <= len(places) // 4
 
 
 def labels_for(game: Game) -> frozenset[str]:

@@ -518,3 +518,41 @@ def test_wpa_8_3_replay_late_drop_within_the_wait_counts_for_its_shot(late_s, co
     assert ((2, "WPA 8.3", "spot") in calls) is not counted
     states = [x for x in out if x["type"] == "state"]
     assert ("ball_2" in states[-1]["on_table"]) is not counted
+
+
+@pytest.mark.parametrize(
+    "change, breaking",
+    [
+        ("none", True),  # the full rack, labels as racked
+        ("misread", True),  # the detector's labels in a rack are wrong: positions decide
+        ("three_missed", True),  # 3 of 15 balls not seen between their neighbours
+        ("five_missed", False),  # too few rack places taken: a game in progress
+        ("scattered", False),  # the same 15 balls spread over the table
+    ],
+)
+def test_a_full_rack_in_view_starts_with_a_break_whatever_the_labels(change, breaking) -> None:
+    from adjudication.games import Game
+    from adjudication.replay import state_from_layout
+    from adjudication.rules.pool_common import rack_order
+    from adjudication.shot import Layout
+    from calibration.tables import get_table
+
+    spec = get_table("pool-9ft")
+    rack = rack_order(Game.EIGHT_BALL, spec)
+    rows = [(lab, x, y) for lab, (x, y) in zip(rack.labels, rack.xy_mm, strict=True)]
+    if change == "misread":
+        rows = [("ball_9" if lab in ("ball_12", "ball_14") else lab, x, y) for lab, x, y in rows]
+    elif change == "three_missed":
+        rows = rows[:4] + rows[7:]
+    elif change == "five_missed":
+        rows = rows[:4] + rows[9:]
+    elif change == "scattered":
+        rows = [(lab, -800 + 110 * i, 300 - 40 * i) for i, (lab, _, _) in enumerate(rows)]
+    layout = Layout.from_rows([("cue_ball", -900, 0), *rows])
+    e = engine("8ball")
+    state, unseen = state_from_layout(e, Game.EIGHT_BALL, spec, ("ann", "bob"), layout)
+    assert state.breaking is breaking
+    if breaking:
+        assert len(state.on_table) == 15 and unseen == []
+    else:
+        assert "scores" in unseen
