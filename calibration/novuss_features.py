@@ -20,12 +20,21 @@ How ``fit_novuss`` works:
    so pawns, the puck, hands and cues over a line are rejected) and its sub-pixel centre is
    the darkness-weighted centroid around the minimum.
 3. **Fit.** Each found pixel is mapped back to the table with the current camera and
-   snapped onto its line (a sliding point-to-line correspondence, as in ICP), then
-   ``calibration.model.solve`` fits focal length, k1/k2 and pose. Predict, search (in a
-   narrower window each round) and solve again until the camera settles. The first round
+   snapped onto its line; ``calibration.line_solve.solve_on_lines`` then fits focal
+   length, k1/k2 and pose to the pixels' distances *across* their lines (point-to-line:
+   a point may slide along its line, so the rounds do not creep toward the answer as
+   point-to-point fits of snapped points did, stalling 1-3 mm off under a strong lens).
+   Predict, search (in a narrower window each round) and solve again. The first round
    fits no lens and the second only k1 (``NovussFitSettings.lens_terms``): lens terms
    fitted to the corner homography's rough correspondences bend the image to match its
    errors and run away (k2 in the thousands); each round starts from the previous camera.
+   Seen nearly straight down, a free focal length can still run away from a rough start:
+   then the rounds run again with it held near a common value, and the held camera is
+   refined once more with it free (a held guess leaves 1-3 mm).
+4. **Self-check.** A fit is returned only if it leaves at most ``max_rms_mm`` on the lines
+   it kept and found at least ``min_support`` of the line points it predicts in the frame;
+   otherwise the next candidate outline is tried (a cue or sleeve taken into the outline
+   puts a corner 50-300 px off, and such a start can lock some lines onto wrong features).
 
 Pixels are ``*_px`` (x right, y down), table points ``*_mm`` in the table frame.
 """
@@ -34,12 +43,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 import cv2
 import numpy as np
 
 from calibration.fit import check_camera
-from calibration.model import Calibration, CalibrationError, solve
+from calibration.line_solve import initial_camera, solve_on_lines
+from calibration.model import Calibration, CalibrationError
 from calibration.tables import Family, Line, TableSpec
 
 Projector = Callable[[np.ndarray], np.ndarray]  # table xy (N, 2) -> pixels (N, 2)
@@ -63,10 +74,16 @@ class NovussFitSettings:
     2) each round fits, one per window: none while the correspondences come from the rough
     corner homography (a lens fitted to them bends the image to match its errors and runs
     away with the focal length), then k1, then k1 and k2.
-    ``max_rms_mm``: the most a fit may leave on the lines it found (mm on the board):
-    lines found right fit within about 0.6 mm, while an outline that took in a bright
-    sleeve or cue leaves 2 mm or more, and the next candidate outline is tried; raise it
-    for blurred frames, at the risk of returning such fits.
+    ``max_rms_mm``: the most a fit may leave on the lines it kept (each found pixel's
+    distance across its line, mm on the board): lines found right fit within about 0.4 mm
+    (0.9 at worst under glare, seen over 324 rendered frames), while a board outline that
+    took in a bright sleeve or cue locks some lines onto the wrong features and leaves
+    1.5 mm or more, and the next candidate outline is tried; raise it for blurred frames,
+    at the risk of returning such fits. ``min_support``: the least fraction of the line
+    samples a fit predicts inside the frame that its last round found and kept: a right
+    fit finds most of them (0.98 typically, 0.73 at worst with a player over a rail), a
+    wrong one leaves most of its predictions on bare wood (0.15-0.51 in the same frames).
+    A fit must pass both: a wrong one has come within 1.5 mm rms on the few lines it kept.
     """
 
     windows_px: tuple[float, ...] = (22.0, 8.0, 5.0, 4.0, 4.0)
@@ -77,7 +94,8 @@ class NovussFitSettings:
     min_board_fraction: float = 0.08
     rail_edges: bool = True
     lens_terms: tuple[int, ...] = (0, 1, 2, 2, 2)
-    max_rms_mm: float = 1.5
+    max_rms_mm: float = 1.2
+    min_support: float = 0.6
 
     def __post_init__(self) -> None:
         if not self.windows_px or min(self.windows_px) < 2.0:
@@ -96,6 +114,8 @@ class NovussFitSettings:
             raise ValueError(f"min_samples must be >= 6, got {self.min_samples}")
         if self.max_rms_mm <= 0:
             raise ValueError(f"max_rms_mm must be > 0, got {self.max_rms_mm}")
+        if not 0.0 <= self.min_support < 1.0:
+            raise ValueError(f"min_support must be in [0, 1), got {self.min_support}")
         if not 0.0 < self.min_board_fraction < 1.0:
             raise ValueError(
                 f"min_board_fraction must be in (0, 1), got {self.min_board_fraction}"
@@ -108,6 +128,10 @@ HELD_FOCAL_PRIOR_PX = 10.0
 #: ... and where it is held, in frame widths (a common focal length: a view that does not
 #: fix it maps the board the same with any, the lens terms taking up the difference).
 HELD_FOCAL_W = 0.9
+
+#: Rounds (the last of ``NovussFitSettings.windows_px``) that free the focal length of a
+#: fit that had to hold it.
+_FREED_ROUNDS = 2
 
 #: Profile sampling step across a line (px), and the half-width of the centroid (px).
 _PROFILE_STEP_PX = 0.25
@@ -122,6 +146,8 @@ _SMOOTH_SIGMA_PX = 0.8
 _OPEN_FRACTION = 0.03
 #: ... and the last resort's, wider than a forearm over the rail (about 8 % of it).
 _ARM_OPEN_FRACTION = 0.12
+#: About this many outline points go into the fit of the board's sides.
+_QUAD_POINTS = 800
 
 
 # ------------------------------------------------------------------------- board
@@ -155,7 +181,11 @@ def board_corner_candidates(
     _, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
 
     def opened(size: int) -> np.ndarray:
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        # A square beyond the smallest: OpenCV opens with it in separable passes, many
+        # times faster than with a disc, and a strip narrower than the side is gone all
+        # the same (a diagonal one even up to 1.4 sides wide).
+        shape = cv2.MORPH_ELLIPSE if size <= 7 else cv2.MORPH_RECT
+        kernel = cv2.getStructuringElement(shape, (size, size))
         return cv2.morphologyEx(otsu, cv2.MORPH_OPEN, kernel)
 
     def arm_free() -> np.ndarray:
@@ -208,7 +238,8 @@ def _board_quads(
     hull = cv2.convexHull(contour)
     if area < 0.8 * cv2.contourArea(hull):
         return [(None, "the largest bright region is not convex")]
-    points = contour.reshape(-1, 2).astype(float)
+    # Every k-th outline point: the side fits need a few hundred, not thousands.
+    points = contour.reshape(-1, 2)[:: max(1, len(contour) // _QUAD_POINTS)].astype(float)
     out: list[tuple[np.ndarray | None, str]] = []
     starts = [_hull_to_quad(hull), cv2.boxPoints(cv2.minAreaRect(hull)).astype(float)]
     for start in starts:
@@ -481,6 +512,24 @@ def _snap_to_lines(samples: LineSamples, xy_mm: np.ndarray) -> np.ndarray:
     return out
 
 
+def _tangents(samples: LineSamples, xy_mm: np.ndarray) -> np.ndarray:
+    """Unit directions ``(N, 2)`` of each sample's own line at ``xy_mm`` (on that line)."""
+    out = np.empty_like(xy_mm)
+    for i, line in enumerate(samples.lines):
+        sel = samples.line_index == i
+        if not sel.any():
+            continue
+        a = np.asarray(line.a_xy_mm)
+        if line.is_circle:
+            d = xy_mm[sel] - a
+            d /= np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-9)
+            out[sel] = np.column_stack([-d[:, 1], d[:, 0]])
+        else:
+            u = np.asarray(line.b_xy_mm) - a
+            out[sel] = u / np.linalg.norm(u)
+    return out
+
+
 # ------------------------------------------------------------------------- fit
 
 
@@ -534,22 +583,57 @@ def fit_novuss(
         # again with the focal length held near its start.
         try:
             try:
-                calib = _refine(grey, spec, samples, names_all, fwd, back, (w, h), cfg, None)
+                calib, support = _refine(grey, spec, samples, names_all, fwd, back, (w, h),
+                                         cfg, None)
                 check_camera(calib)
-            except CalibrationError:
-                calib = _refine(grey, spec, samples, names_all, fwd, back, (w, h), cfg,
-                                HELD_FOCAL_PRIOR_PX, HELD_FOCAL_W * w)
+            except CalibrationError as exc:
+                # the first reason stands if the held fit fails too (a pool table seen as
+                # Novuss needs an impossible camera: the clearest thing to say)
+                first = first or exc
+                calib, support = _refine(grey, spec, samples, names_all, fwd, back, (w, h),
+                                         cfg, HELD_FOCAL_PRIOR_PX, HELD_FOCAL_W * w)
+                calib, support = _release_focal(grey, spec, samples, names_all, cfg, calib,
+                                                support)
         except CalibrationError as exc:
             first = first or exc
             continue
-        if calib.rms_mm <= cfg.max_rms_mm:
+        if calib.rms_mm <= cfg.max_rms_mm and support >= cfg.min_support:
             return calib
-        first = first or CalibrationError(
-            f"board not found: the best fit leaves {calib.rms_mm:.1f} mm rms on its lines "
-            f"(at most {cfg.max_rms_mm:g})"
-        )
+        if calib.rms_mm > cfg.max_rms_mm:
+            why = (f"the best fit leaves {calib.rms_mm:.1f} mm rms on its lines "
+                   f"(at most {cfg.max_rms_mm:g})")
+        else:
+            why = (f"the best fit finds only {support:.0%} of the line points it predicts "
+                   f"(at least {cfg.min_support:.0%})")
+        first = first or CalibrationError(f"board not found: {why}")
     assert first is not None
     raise first
+
+
+def _release_focal(
+    grey: np.ndarray,
+    spec: TableSpec,
+    samples: LineSamples,
+    names_all: np.ndarray,
+    cfg: NovussFitSettings,
+    held: Calibration,
+    support: float,
+) -> tuple[Calibration, float]:
+    """The held fit's camera, or a free one refined from it where that is a possible
+    camera and fits the lines better: the hold is only needed while the start is rough
+    (a focal length held at a guess leaves 1-3 mm that the lines would fix)."""
+    fwd, back = _calibration_model(held)
+    rounds = tuple(zip(cfg.windows_px, cfg.lens_terms, strict=True))[-_FREED_ROUNDS:]
+    try:
+        free, free_support = _refine(grey, spec, samples, names_all, fwd, back,
+                                     held.resolution_wh, cfg, None, start=held,
+                                     rounds=rounds)
+        check_camera(free)
+    except CalibrationError:
+        return held, support
+    if free.rms_mm < held.rms_mm:
+        return free, free_support
+    return held, support
 
 
 def _refine(
@@ -563,11 +647,19 @@ def _refine(
     cfg: NovussFitSettings,
     focal_prior_px: float | None,
     focal_guess_px: float | None = None,
-) -> Calibration:
-    """The predict / search / solve rounds of ``fit_novuss`` from a first camera."""
+    start: Calibration | None = None,
+    rounds: tuple[tuple[float, int], ...] | None = None,
+) -> tuple[Calibration, float]:
+    """The predict / search / solve rounds of ``fit_novuss`` from a first camera, and the
+    fraction of the samples it predicts inside the frame that its last round found on
+    their lines and kept. ``start``: a camera to refine (``fwd``/``back`` its own) through
+    ``rounds`` of ``(window px, lens terms)`` instead of all of ``cfg``'s."""
     w, h = resolution_wh
-    calib: Calibration | None = None
-    for window, n_lens in zip(cfg.windows_px, cfg.lens_terms, strict=True):
+    calib = start
+    support = 0.0
+    if rounds is None:
+        rounds = tuple(zip(cfg.windows_px, cfg.lens_terms, strict=True))
+    for window, n_lens in rounds:
         p = fwd(samples.xy_mm)
         q = fwd(samples.xy_mm + samples.normal_xy)  # 1 mm along the table normal
         d = q - p
@@ -588,16 +680,24 @@ def _refine(
                 f"(need {cfg.min_samples})"
             )
         img = found_px[ok]
-        table_xy = _snap_to_lines(samples[ok], back(img))
-        xyz = np.column_stack([table_xy, np.zeros(len(table_xy))])
-        names = names_all[samples.line_index[ok]].tolist()
+        sub = samples[ok]
+        table_xy = _snap_to_lines(sub, back(img))
+        names = names_all[sub.line_index].tolist()
         try:
-            calib = solve(spec, img, xyz, (w, h), names=names, lens=n_lens, start=calib,
-                          focal_prior_px=focal_prior_px,
-                          focal_guess_px=focal_guess_px if calib is None else None)
+            if calib is None:
+                f0, rvec, tvec = initial_camera(img, table_xy, (w, h), focal_guess_px)
+                guess = (f0, 0.0, 0.0, rvec, tvec)
+            else:
+                guess = (float(calib.K[0, 0]), calib.k1, calib.k2,
+                         cv2.Rodrigues(calib.R)[0].ravel(), calib.t)
+            calib, inlier = solve_on_lines(spec, img, table_xy, _tangents(sub, table_xy),
+                                           partial(_snap_to_lines, sub), (w, h), guess,
+                                           lens=n_lens, names=names,
+                                           focal_prior_px=focal_prior_px)
         except ValueError as exc:
             raise CalibrationError(f"board not found: the camera fit failed ({exc})") from exc
         fwd, back = _calibration_model(calib)
+        support = float(inlier.sum()) / max(1, int(valid.sum()))
     assert calib is not None
-    return calib
+    return calib, support
 
