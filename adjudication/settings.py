@@ -52,8 +52,12 @@ class RuleSettings:
     the rack area. "bih" follows the WPA text (ball in hand behind the head string);
     "centre_spot" the BCA-style table (the cue ball goes to the centre spot)."""
 
-    simultaneous_s: float = 0.010
-    """⚙ Contacts closer than this in time count as simultaneous (RULES §0; N1, WPA 6.2)."""
+    simultaneous_s: float = 0.005
+    """⚙ Contacts closer than this in time count as simultaneous (RULES §0; N1, WPA 6.2).
+    The event detector times a contact to 1.2-1.7 ms (median, BENCHMARKS.md), so 5 ms is
+    about three times that. A wider window swallows real order: a break's cue ball at 8 m/s
+    reaches the second row of the rack 6-7 ms after the apex ball, and 10 ms read a legal
+    10-ball break as hitting three balls at once."""
 
     review_below: float = 0.5
     """⚙ Review on doubt: an event that alone decides a call (the first contact, the pocket,
