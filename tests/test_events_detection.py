@@ -103,6 +103,8 @@ def test_pocket_named(pocket):
     assert [e.pocket for e in pockets] == [pocket]
     truth = [e for e in res.events if e.kind == "pocket"][0]
     assert abs(pockets[0].t_s - truth.t_s) < 0.05
+    # seen clearly all the way in: the frames after it dropped do not count against it
+    assert pockets[0].confidence >= 0.8
 
 
 def test_novuss_line_crossings_named_and_timed():
