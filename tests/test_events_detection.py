@@ -425,3 +425,22 @@ def test_segmenter_leaves_out_between_shot_touches_that_moved_nothing(
     assert [s.number for s in shots] == [1, 2]
     between = [e for e in shots[1].between if e.kind is EventKind.CONTACT]
     assert len(between) == (1 if kept else 0)
+
+
+def test_pawn_jittering_behind_a_struck_puck_is_not_struck_by_it():
+    """A pawn track that drifts off as the puck is struck (a duplicate track, a misread),
+    100 mm behind the puck: the puck was at rest until it started, so its path does not
+    run back to the pawn."""
+    labels, xy = ["puck", "red_pawn"], [[0.0, -380.0], [0.0, -484.0]]
+    res = physics.simulate_shot(NOVUSS, physics.physics_for(NOVUSS), physics.Bodies.make(
+        labels, xy, ids=np.arange(1, 3)), physics.Strike(1, math.pi / 2, 1800.0), t0_s=0.5)
+    t = np.arange(0.0, res.t_end_s + 1.2, 1 / FPS) + 0.0123
+    pos = res.xy_at(t).copy()
+    k = int(np.searchsorted(t, 0.5))
+    pos[k:, 1, 0] += 12.0 * np.minimum(np.arange(len(t) - k) + 1, 6) / 6  # drifts 12 mm
+    tracks = sample_tracks(t, pos, res.status_at(t).astype(int), res.start.ids,
+                           res.start.labels, CLEAN, np.random.default_rng(0), res.v_at(t))
+    det = MotionEventDetector(NOVUSS)
+    events = [e for tr in tracks for e in det.update(tr)] + det.flush()
+    assert of(events, EventKind.SHOT_START)
+    assert not [c for c in of(events, EventKind.CONTACT) if "red_pawn" in c.labels]

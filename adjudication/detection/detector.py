@@ -854,7 +854,11 @@ class MotionEventDetector:
                 cj = paths[j]
             else:
                 continue
-            tc, dmin = closest_approach(cj, rest, lo, hi)
+            # it was at rest until it started: its path fitted after the start does not run
+            # on backwards (a struck puck would seem to reach the row behind it)
+            t0_j = float(self._t_start[j])
+            lo_j = max(lo, t0_j - t_a) if math.isfinite(t0_j) else lo
+            tc, dmin = closest_approach(cj, rest, lo_j, max(hi, lo_j))
             gap = dmin - float(self._radius[s] + self._radius[j])
             if gap > 40.0:
                 continue
