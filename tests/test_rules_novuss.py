@@ -898,7 +898,8 @@ BOB_PUCK = ("puck", 0, 450, 98)  # in bob's edge zone (rail b)
     [
         # bob had the right; ann, listed first, opened from her side: she loses the set
         (1, PUCK, True, "red_pawn#2", [("Novuss 16.1.ж", Outcome.SET_LOSS)], (0, 1), False),
-        # the same stroke later in the set: the turn is the engine's, the referee decides
+        # the same stroke later in the set, the puck not seen set down since the last shot
+        # (it may lie where that shot left it): a review, judged as the turn's (bob's)
         (1, PUCK, False, "red_pawn#2", [("Novuss 16.1.з", Outcome.REVIEW)], (0, 0), False),
         # ann had the right, bob opened: §16.1.ж names only the first-listed; judged as bob's
         # (his own black pawn first: a correct shot)
@@ -963,3 +964,18 @@ def test_novuss_16_1_zh_set_opener_setting(opener, set2) -> None:
         RuleSettings(novuss_set_opener="winner")
     with pytest.raises(ValueError, match="puck_placement_doubt_mm"):
         RuleSettings(puck_placement_doubt_mm=-1.0)
+
+
+def test_novuss_16_1_z_puck_set_down_in_another_zone_is_judged_as_that_players_shot() -> None:
+    """Mid-set, the engine's turn is bob's (a pocket it missed would do that), but the puck
+    was set down in ann's edge zone: a review, and the shot is judged as ann's."""
+    e, s = novuss()
+    s = mid_set(s.with_(turn=1))
+    table = [PUCK, *TABLE[1:]]
+    j = e.judge(s, shot(table, [("contact", 1.0, f"puck#{PUCK[3]}", "red_pawn#2")],
+                        between=[("placed", -1.0, f"puck#{PUCK[3]}")], player="bob"))
+    review = [c for c in j.calls if c.rule == "Novuss 16.1.з"]
+    assert [c.outcome for c in review] == [Outcome.REVIEW]  # one review, not two
+    assert review[0].player == "ann" and review[0].evidence["puck_set_down"] is True
+    assert has(j, "Novuss E2 correct shot", Outcome.LEGAL)  # her own red pawn first
+    assert j.state.shooter == "bob"  # ann pocketed nothing: bob's turn

@@ -603,6 +603,7 @@ class NovussEngine:
             nv = replace(nv, first_side=nv.sides[state.turn], series=put((0,) * n, state.turn, 1))
             state = state.with_(novuss=nv)
         book = CallBook(shot, state.shooter)
+        turn_given = state.turn
         state, opened_by, misplaced = self._puck_before(state, shot, book, opening)
         me = state.turn  # the shooter the camera saw, at a set's first shot (§16.1.ж)
         # §19.1 warnings: the camera's (§19.1.а) and the referee's (declared); §15.3 counts them.
@@ -649,7 +650,7 @@ class NovussEngine:
                 "class (correct or penalized) rests on it.",
                 **doubt_evidence(first_doubt),
             )
-        if shot.player and shot.player != state.shooter:
+        if shot.player and shot.player != state.shooter and state.turn == turn_given:
             book.add(
                 "Novuss 16.1.з",
                 Outcome.REVIEW,
@@ -1299,9 +1300,13 @@ class NovussEngine:
           §8.10): a ``review``, and the shot is judged as his, the set going on as made.
         - A set's first shot from outside both edge zones on the opponent's half: the camera
           cannot tell who opened (and the puck was misplaced): a ``review``.
-        - Any other shot from another player's edge zone (mid-set; doubles): the turn follows
-          from the shots judged so far, so a ``review`` (cited as §16.1.з, as for
-          ``Shot.player``), no warning, and the shot is judged as the turn's.
+        - Any other shot from another player's edge zone (mid-set; doubles): the turn the
+          engine keeps rests on every event read so far (a pocket missed hands it on
+          wrongly), while the puck shows who shot: a ``review`` (cited as §16.1.з, as for
+          ``Shot.player``), no warning, and, when the puck was seen set down since the last
+          shot (a ``placed`` event: it does not lie where that shot left it), the shot is
+          judged as that player's, so the engine follows the table again; otherwise as the
+          turn's. A stream that names the shooter (``Shot.player``) is followed instead.
         - Otherwise the shooter's own placement: a breach of the hole test by more than
           ``puck_placement_doubt_mm`` is a §19.1.а warning; a smaller one is within the
           camera's error and goes to the player (no call: players set the puck right at the
@@ -1333,16 +1338,26 @@ class NovussEngine:
                 place = self.placement(state, shot)
                 assert place is not None
             else:
-                if not (shot.player and shot.player != state.shooter):
-                    book.add(
-                        "Novuss 16.1.з",
-                        Outcome.REVIEW,
-                        f"The puck lay in {name}'s edge zone before the stroke, but it was "
-                        f"{state.shooter}'s turn; referee to confirm who shot.",
-                        shot_by=name,
-                        **say,
-                    )
-                return state, None, None
+                if shot.player and shot.player != state.shooter:
+                    return state, None, None  # the stream names the shooter (judge above)
+                set_down = any(e.kind is EventKind.PLACED and PUCK in e.labels
+                               for e in shot.between)
+                judged_as = name if set_down else state.shooter
+                book.add(
+                    "Novuss 16.1.з",
+                    Outcome.REVIEW,
+                    f"The puck lay in {name}'s edge zone before the stroke, but by the calls "
+                    f"so far it was {state.shooter}'s turn; the shot is judged as "
+                    f"{judged_as}'s, referee to confirm who shot.",
+                    player=judged_as,
+                    shot_by=name,
+                    puck_set_down=set_down,
+                    **say,
+                )
+                if not set_down:  # the puck may lie where the last shot left it
+                    return state, None, None
+                book.player = name
+                return state.with_(turn=other), None, None
         if place.breach_mm <= 1e-9:
             return state, None, None
         if opening and not place.holders and place.half not in (None, state.turn):
