@@ -117,8 +117,8 @@ def racked(game: Game, spec: TableSpec, layout: Layout) -> bool:
     turned away read as the cue ball or another stripe, a ball between two is missed); balls
     left in play never sit on so many rack places at once."""
     rack = rack_order(game, spec)
-    objs = layout.xy_mm[[lab != CUE for lab in layout.labels]] if len(layout) else None
-    if objs is None or not len(objs):
+    objs = layout.xy_mm[~layout.mask(CUE)]
+    if not len(objs):
         return False
     reach = spec.object_for(rack.labels[0]).radius_mm
     places = np.asarray(rack.xy_mm, dtype=float)
@@ -524,17 +524,7 @@ class StreamReferee:
         if self.first_shot is None:
             self.first_shot = op.number
             out.append(self._initial_state_line())
-        shot = Shot(
-            number=op.number,
-            player="",
-            t_start_s=op.start.t_s,
-            t_end_s=op.end.t_s,
-            before=op.before,
-            after=after,
-            events=(op.start, *op.events, op.end),
-            between=tuple(self.between),
-        )
-        self.between = []
+        shot = self._take_shot(op, after)
         decl = self.declarations.get(op.number)
         try:
             j: Judgement = self.engine.judge(self.state, shot, decl)
@@ -546,12 +536,8 @@ class StreamReferee:
         out.append(j.state.to_json())
         return out
 
-    def _judge_lag(self, op: _OpenShot, after: Layout) -> list[dict[str, Any]]:
-        """WPA 1.2: a lag shot gives calls only (no ``state`` line: the match has not begun).
-        Once it is decided the lag balls leave the table; the rack is what ``placed`` events
-        set up before the break, else the standard set-up, and the match state starts at the
-        break (the ``shot`` 0 state line) with the lag's breaker to shoot. A re-lag keeps the
-        balls where they rest until ``placed`` events put them back."""
+    def _take_shot(self, op: _OpenShot, after: Layout) -> Shot:
+        """The closed shot to judge, with the events seen since the last one (taken)."""
         assert op.end is not None
         shot = Shot(
             number=op.number,
@@ -564,6 +550,15 @@ class StreamReferee:
             between=tuple(self.between),
         )
         self.between = []
+        return shot
+
+    def _judge_lag(self, op: _OpenShot, after: Layout) -> list[dict[str, Any]]:
+        """WPA 1.2: a lag shot gives calls only (no ``state`` line: the match has not begun).
+        Once it is decided the lag balls leave the table; the rack is what ``placed`` events
+        set up before the break, else the standard set-up, and the match state starts at the
+        break (the ``shot`` 0 state line) with the lag's breaker to shoot. A re-lag keeps the
+        balls where they rest until ``placed`` events put them back."""
+        shot = self._take_shot(op, after)
         try:
             res = judge_lag(shot, self.spec, self.players, self.settings,
                             self.declarations.get(op.number))

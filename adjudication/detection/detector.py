@@ -258,12 +258,12 @@ class MotionEventDetector:
         k = frames[int(np.argmin(np.abs(times - t_s)))]
         return int(self._frame[k % self._hist])
 
-    def _quality(self, slots: list[int], a: int, last: int | None = None) -> float:
-        """Confidence factor for frames missing or bad around frame ``a`` (up to frame
-        ``last`` when given: an object gone into a pocket or off the table is unseen after
-        it left, which says nothing about how well it was seen going)."""
-        end = min(self._n, a + 3) if last is None else min(self._n, last + 1)
-        ks = [k % self._hist for k in range(max(0, min(a, end) - 3), end)]
+    def _quality(self, slots: list[int], a: int, *, gone_after: bool = False) -> float:
+        """Confidence factor for frames missing or bad around frame ``a`` (up to ``a`` alone
+        when the object is ``gone_after`` it: one gone into a pocket or off the table is
+        unseen after it left, which says nothing about how well it was seen going)."""
+        end = min(self._n, a + 1 if gone_after else a + 3)
+        ks = [k % self._hist for k in range(max(0, a - 3), end)]
         missing = int(self._bad[ks].sum())
         for s in slots:
             missing += int((~self._seen[s, ks]).sum())
@@ -1099,7 +1099,7 @@ class MotionEventDetector:
         tau, xy = self._samples(s, max(a_last - self.settings.fit_frames, self._seg0[s]),
                                 a_last, t_a)
         tau0 = self._T(a_last) - t_a if last else -self._dt
-        conf = self._quality([s], a_last, last=a_last) * (1.0 if a - a_last <= 2 else 0.6)
+        conf = self._quality([s], a_last, gone_after=True) * (1.0 if a - a_last <= 2 else 0.6)
         refs = (self._ref(s),)
         coef = fit_path(tau, xy, 2 if len(tau) >= 4 else 1)[0] if len(tau) >= 2 else None
         if state == TrackState.POCKETED:

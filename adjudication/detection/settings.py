@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The objects a player strokes and handles between shots (both settings below use them).
+STRIKER_LABELS: tuple[str, ...] = ("cue_ball", "puck")
+
 
 @dataclass(frozen=True, slots=True)
 class DetectorSettings:
@@ -69,7 +72,7 @@ class DetectorSettings:
     split_sigma_s: float = 0.0015
     gap_factor: float = 0.8
     lines: tuple[str, ...] | None = None
-    striker_labels: tuple[str, ...] = ("cue_ball", "puck")
+    striker_labels: tuple[str, ...] = STRIKER_LABELS
     stroke_zones: tuple[str, ...] = ("zone_a", "zone_b", "zone_left", "zone_right")
 
     def __post_init__(self) -> None:
@@ -113,7 +116,7 @@ class SegmenterSettings:
     first_player: int = 0
     still_mm: float = 8.0
     same_object_mm: float = 12.0
-    striker_labels: tuple[str, ...] = ("cue_ball", "puck")
+    striker_labels: tuple[str, ...] = STRIKER_LABELS
 
     def __post_init__(self) -> None:
         if self.history_frames < 8:
