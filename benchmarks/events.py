@@ -49,6 +49,10 @@ TOL_S = {"contact": 0.05, "cushion": 0.05, "pocket": 0.1, "off_table": 0.1,
 MIN_SPEED_MM_S = 50.0
 
 
+def _sub(frozen_push: bool) -> str:
+    return "contact: touching at rest" if frozen_push else "contact: apart"
+
+
 def _free_spot(rng, spec, occ, r, margin=5.0):
     hx, hy = spec.half_wh_mm
     for _ in range(500):
@@ -152,6 +156,19 @@ def novuss_case(kind: str, rng: np.random.Generator, spec: TableSpec):
                                                                     rng.uniform(800, 3500))
 
 
+def frozen(spec: TableSpec, res: physics.ShotResult, ids, t_s: float) -> bool:
+    """Whether a contact of ``ids`` at ``t_s`` is a push between two objects that rested
+    touching (within 1 mm) and had not moved yet: an impulse passed through a rack or a
+    row, which a camera sees only as both starting in the same frame."""
+    k = [int(np.flatnonzero(res.start.ids == i)[0]) for i in ids]
+    xy0 = res.start.xy_mm[k]
+    r = [spec.object_for(res.start.labels[i]).radius_mm for i in k]
+    if float(np.linalg.norm(xy0[0] - xy0[1])) - sum(r) > 1.0:
+        return False
+    xy = res.xy_at(np.array([t_s - 1e-4]))[0][k]
+    return bool(np.all(np.linalg.norm(xy - xy0, axis=1) < 1.0))
+
+
 def truth(spec: TableSpec, res: physics.ShotResult, lines) -> list[dict]:
     out = [{"kind": "shot_start", "t": res.t0_s, "ids": (1,)}]
     last: dict = {}
@@ -166,7 +183,8 @@ def truth(spec: TableSpec, res: physics.ShotResult, lines) -> list[dict]:
             continue
         last[key] = e.t_s
         out.append({"kind": e.kind, "t": e.t_s, "ids": tuple(int(i) for i in e.ids),
-                    "name": e.cushion or e.pocket})
+                    "name": e.cushion or e.pocket,
+                    "frozen": e.kind == "contact" and frozen(spec, res, e.ids, e.t_s)})
     t = np.arange(res.t0_s, res.t_end_s, 0.002)
     if len(t) > 1:
         xy = res.xy_at(t)
@@ -191,7 +209,7 @@ def run_table(table: str, shots: int, seed: int) -> dict:
     stats = Counter()
     dt_ms: list[float] = []
     cushion_dt_ms: list[float] = []
-    per_kind = {k: Counter() for k in TOL_S}
+    per_kind = {k: Counter() for k in ("contact", _sub(False), _sub(True), *TOL_S)}
     kinds = (["break", "cluster", "split", "random", "random"] if spec.family is Family.POOL
              else ["start", "random"])
     frame_time = 0.0
@@ -234,10 +252,14 @@ def run_table(table: str, shots: int, seed: int) -> dict:
         gt = truth(spec, res, lines)
         # matching
         used = set()
+        sub_of: dict[int, bool] = {}  # a matched contact counts where its truth does
         for g in gt:
             per_kind[g["kind"]]["gt"] += 1
+            if g["kind"] == "contact":
+                per_kind[_sub(g["frozen"])]["gt"] += 1
         for e in events:
             per_kind[e.kind.value]["det"] += 1
+
         for g in gt:
             best = None
             for k, e in enumerate(events):
@@ -253,11 +275,17 @@ def run_table(table: str, shots: int, seed: int) -> dict:
                     best = (d, k)
             if best is not None:
                 used.add(best[1])
+                sub_of[best[1]] = g.get("frozen", False)
                 per_kind[g["kind"]]["hit"] += 1
                 if g["kind"] == "contact":
                     dt_ms.append(1000 * best[0])
+                    per_kind[_sub(g["frozen"])]["hit"] += 1
                 if g["kind"] == "cushion":
                     cushion_dt_ms.append(1000 * best[0])
+        for k, e in enumerate(events):
+            if e.kind.value == "contact":
+                flag = sub_of[k] if k in sub_of else frozen(spec, res, e.ids, e.t_s - 0.01)
+                per_kind[_sub(flag)]["det"] += 1
         # per shot
         striker = "cue_ball" if spec.family is Family.POOL else "puck"
         gt_contacts = [g for g in gt if g["kind"] == "contact" and 1 in g["ids"]]
@@ -300,6 +328,11 @@ def report(results: list[dict], shots: int) -> str:
              f"`python benchmarks/events.py --shots {shots}`: simulated shots per table, "
              "sampled at 30 fps with 1 mm noise, 2 % dropouts and short gaps; detected events "
              "matched to the physics' exact log (observable events: approach >= 50 mm/s). "
+             "Contacts are also split into those between objects apart before (an approach "
+             "the camera sees and times) and pushes between objects resting touching (a "
+             "rack, a Novuss row: the impulse crosses the pack in under a ms, which pairs "
+             "carried it turns on gaps of tenths of a mm, and the camera sees only the pack "
+             "start in one frame). "
              "Targets: precision and recall >= 0.99 per kind, first contact >= 99.5 %, contact "
              "time median <= 3 ms, pocketed set and rail-after-contact >= 99.5 %, <= 0.5 ms "
              "per frame.", ""]

@@ -35,6 +35,7 @@ a near approach, and two contacts of one striker too close in time to order (spl
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -90,6 +91,34 @@ _CREEP_MM_S = 80.0
 #: bounce: objects sliding along a cushion wobble across its line by their noise.
 _SCAN_IN_MM_S = 40.0
 _SCAN_OUT_MM_S = 15.0
+#: An object that left rest this recently (s) still passes a push on to the touching
+#: objects it rested against: their onsets may show a frame or two after its own.
+_RECENT_START_S = 0.1
+#: A touching neighbour pushed an object when the object leaves it within 60 degrees of
+#: their line of centres (cos): the impulse passes along that line. Lower credits more
+#: neighbours (a rack ball leaving two behind it); higher only the one it leaves straight.
+_PUSH_COS = 0.5
+#: A mover near another object bent by a contact when it leaves its path within ~37
+#: degrees of their line of centres (cos).
+_TOUCH_COS = 0.8
+#: ... and only when they closed in on each other at least this fast (mm/s): balls rolling
+#: side by side after a break brush without a contact anyone could see.
+_TOUCH_MIN_APPROACH_MM_S = 50.0
+#: Two contacts of one mover closer in time (s) than this are one touch of two objects (a
+#: split hit): the second needs no deflected path to reach its object.
+_SAME_TOUCH_S = 0.002
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A contact a trigger's fitted paths allow, before the time-ordered check."""
+
+    tc: float
+    i: int
+    j: int
+    rsum_mm: float
+    conf: float
+    bounce_only: bool
 
 
 def default_lines(spec: TableSpec) -> tuple[str, ...]:
@@ -577,6 +606,7 @@ class MotionEventDetector:
         b = seen_a & ((mc[:, 0] & ((n_ah == 1) | mc[:, 1]))
                       | (lo & (n_ah >= 3) & mc[:, 1] & mc[:, 2]))
         pairs = np.any(mc[:, :-1] & mc[:, 1:], axis=1)
+        b |= self._touch_bends(moving, a, t_a, coef, have, pred, seen_ah, np.maximum(sig, rms))
         bend[moving] = b
         soon[moving] |= np.where(n_ah > 1, pairs, b) & (n_ah >= 1)
 
@@ -618,6 +648,70 @@ class MotionEventDetector:
                     to_rest.append((int(m), float(self._t[(a - f + 1) % h])))
         return paths, fitted, to_rest
 
+    def _touch_bends(self, moving: np.ndarray, a: int, t_a: float, coef: np.ndarray,
+                     have: np.ndarray, pred: np.ndarray, seen_ah: np.ndarray,
+                     sig: np.ndarray) -> np.ndarray:
+        """Bends too small for the general test, found where a contact can be: the mover's
+        path reached another object between the last frame and this one, and the frames
+        after leave that path away from the object, along their line of centres (a
+        contact's impulse acts along it; a change from sliding to rolling does not). This
+        finds the slow contacts (under ~300 mm/s) whose bend hides in the allowance the
+        general test makes for a changing acceleration."""
+        s_ = self.settings
+        out = np.zeros(len(moving), dtype=bool)
+        if not self._shot_on or not np.any(have):
+            return out
+        others = np.flatnonzero((self._mode == _REST) | (self._mode == _MOVING))
+        if len(others) < 2:
+            return out
+        t_prev = self._t[(a - 1) % self._hist] - t_a
+        grid = np.array([t_prev, 0.0, t_prev - 2 * self._dt])
+        mov_at = {int(s): r for r, s in enumerate(moving.tolist()) if have[r]}
+        pos = np.empty((len(others), 3, 2))
+        vel = np.zeros((len(others), 2))
+        for k, o in enumerate(others.tolist()):
+            if o in mov_at:
+                c = coef[mov_at[o]]
+                pos[k] = c[0] + c[1] * grid[:, None] + c[2] * (grid**2)[:, None]
+                vel[k] = c[1] + c[2] * (t_prev + 0.0)
+            else:
+                pos[k] = self._rest_xy[o]
+        slot = {int(o): k for k, o in enumerate(others.tolist())}
+        for r, i in enumerate(moving.tolist()):
+            if not have[r] or i not in slot or seen_ah[r].sum() < 2:
+                continue
+            ki = slot[i]
+            rsum = self._radius[others] + self._radius[i]
+            d_prev = np.linalg.norm(pos[:, 0] - pos[ki, 0], axis=1) - rsum
+            d_now = np.linalg.norm(pos[:, 1] - pos[ki, 1], axis=1) - rsum
+            gap = s_.bend_min_mm / 2 + 2.0 * float(sig[r])
+            d_back = np.linalg.norm(pos[:, 2] - pos[ki, 2], axis=1) - rsum
+            # touching now, not before, and clearly apart a little earlier (a drifting
+            # cluster of touching balls is not a contact)
+            near = (d_now < gap) & (d_prev > -gap) & (d_now < d_prev) & (d_back > gap + 2.0)
+            near[ki] = False
+            if not np.any(near):
+                continue
+            resid = np.nan_to_num(self._xy[i, self._ahead_cols(a, pred.shape[1])] - pred[r])
+            seen = np.flatnonzero(seen_ah[r])
+            last = resid[seen[-1]]
+            size = float(np.linalg.norm(last))
+            if size < max(s_.bend_min_mm / 2, 3.0 * float(sig[r])) + 1.0:
+                continue
+            for k in np.flatnonzero(near).tolist():
+                nrm = pos[ki, 1] - pos[k, 1]
+                nrm = nrm / max(float(np.linalg.norm(nrm)), 1e-9)
+                if float((vel[k] - vel[ki]) @ nrm) < _TOUCH_MIN_APPROACH_MM_S:
+                    continue  # rolling side by side, or apart
+                along = resid[seen] @ nrm
+                if float(last @ nrm) > _TOUCH_COS * size and np.all(along[1:] > 0):
+                    out[r] = True
+                    break
+        return out
+
+    def _ahead_cols(self, a: int, n: int) -> np.ndarray:
+        return np.array([(a + k) % self._hist for k in range(n)])
+
     def _shot_end(self, t_s: float) -> Event:
         frame_idx = max(0, self._analysed - 1)
         ev = Event(EventKind.SHOT_END, float(t_s), self._frame_at(t_s, frame_idx), self._shot,
@@ -657,6 +751,9 @@ class MotionEventDetector:
     def _causes(self, a: int, triggers: list[int], paths: dict[int, np.ndarray],
                 onset: np.ndarray, bend: np.ndarray, soon: np.ndarray, t_a: float,
                 fitted: set[int]) -> set[int]:
+        """Contacts and cushions that explain this frame's onsets and bends. Candidate
+        contacts are taken in time order: a mover's path before a contact is its path only
+        up to that contact (after it, the mover goes on as it is seen to go)."""
         s_ = self.settings
         tau0, tau1, _ = self._window(a)
         explained: set[int] = set()
@@ -668,6 +765,8 @@ class MotionEventDetector:
         pos = (coefs[:, None, 0] + coefs[:, None, 1] * samp[None, :, None]
                + coefs[:, None, 2] * (samp**2)[None, :, None])  # (P, 5, 2)
         moving_before = {int(k) for k in have if self._mode[k] == _MOVING}
+        cands: list[_Candidate] = []
+        seen_pairs: set[tuple[int, int]] = set()
         for i in triggers:
             if i not in paths:
                 continue
@@ -676,30 +775,30 @@ class MotionEventDetector:
             dist = np.linalg.norm(pos - pos[ii][None], axis=2).min(axis=1)
             rsum = self._radius[have] + self._radius[i]
             near = np.flatnonzero((dist < rsum + s_.contact_gate_mm + 20.0) & (have != i))
-            still = [not (soon[int(have[jj])] or onset[int(have[jj])] or bend[int(have[jj])])
-                     and int(have[jj]) not in moving_before for jj in near.tolist()]
-            # held objects last, the one the path reaches first first
-            order = sorted(range(len(near)), key=lambda q: (still[q], closest_approach(
-                paths[i], paths[int(have[near[q]])], tau0, tau1)[0] if still[q]
-                else dist[near[q]]))
-            for jj in near[order].tolist():
+            for jj in near.tolist():
                 j = int(have[jj])
                 if i not in moving_before and j not in moving_before:
                     continue  # two resting objects: a cluster push, judged below
+                key = (min(i, j), max(i, j))
+                if key in seen_pairs:
+                    continue
+                if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+                    continue
                 exact_only = False
                 bounce_only = False
                 if not (soon[j] or onset[j] or bend[j]):
                     if j not in moving_before:
                         # a resting object that was hit moves, unless it is held (against a
-                        # cushion): then the striker bounces straight back off it
-                        if not (bend[i] and i in fitted and self._held(j)) or i in explained:
+                        # cushion): then the striker bounces straight back off it; or it
+                        # passes the hit on to a touching one that moves (a Newton's cradle)
+                        if self._passes_on(j, onset | soon):
+                            pass
+                        elif not (bend[i] and i in fitted and self._held(j)):
                             continue
-                        bounce_only = True
+                        else:
+                            bounce_only = True
                     else:
                         exact_only = True  # the striker's bend may show only later
-                key = (min(i, j), max(i, j))
-                if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
-                    continue
                 ci, cj = paths[i], paths[j]
                 r = float(rsum[jj])
                 tc = first_touch(ci, cj, r, tau0, tau1)
@@ -711,34 +810,77 @@ class MotionEventDetector:
                     gap = dmin - r
                     if gap > s_.contact_gate_mm:
                         continue
-                    conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2))
-                    conf *= 0.8
+                    conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2)) * 0.8
                 if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
                     continue
-                striker, other = (i, j)
-                vi = eval_velocity(ci, tc)
-                vj = eval_velocity(cj, tc)
-                if float(np.linalg.norm(vj)) > float(np.linalg.norm(vi)):
-                    striker, other = (j, i)
-                dvec = eval_path(paths[other], tc) - eval_path(paths[striker], tc)
-                nrm = dvec / max(float(np.linalg.norm(dvec)), 1e-9)
-                v_n = abs(float((vi - vj) @ nrm))
-                sigma_t = math.hypot(s_.noise_floor_mm, 0.5) / max(v_n, 1.0)
-                if v_n < 30.0:
-                    conf *= 0.7
-                conf *= self._quality([i, j], a)
-                self._last_pair_t[key] = t_a
-                self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(striker),
-                                                             self._ref(other)),
-                            eval_path(paths[striker], tc), conf, sigma_t)
-                if other not in moving_before:
-                    self._pressed_cushion(other, dvec, t_a + tc, a)
-                    self._t_start[other] = t_a + tc  # the root times its start best
-                explained.update((i, j))
-            if bend[i] and i in moving_before:
+                seen_pairs.add(key)
+                cands.append(_Candidate(tc, i, j, r, conf, bounce_only))
+        deflected: dict[int, tuple[float, np.ndarray | None]] = {}
+        for c in sorted(cands, key=lambda c: c.tc):
+            if c.bounce_only and c.i in explained:
+                continue
+            if not self._reaches(c, paths, moving_before, deflected, a, t_a):
+                continue
+            ci, cj = paths[c.i], paths[c.j]
+            striker, other = (c.i, c.j)
+            vi = eval_velocity(ci, c.tc)
+            vj = eval_velocity(cj, c.tc)
+            if float(np.linalg.norm(vj)) > float(np.linalg.norm(vi)):
+                striker, other = (c.j, c.i)
+            dvec = eval_path(paths[other], c.tc) - eval_path(paths[striker], c.tc)
+            nrm = dvec / max(float(np.linalg.norm(dvec)), 1e-9)
+            v_n = abs(float((vi - vj) @ nrm))
+            sigma_t = math.hypot(s_.noise_floor_mm, 0.5) / max(v_n, 1.0)
+            conf = c.conf * (0.7 if v_n < 30.0 else 1.0) * self._quality([c.i, c.j], a)
+            self._last_pair_t[(min(c.i, c.j), max(c.i, c.j))] = t_a
+            self._event(EventKind.CONTACT, t_a + c.tc, a, (self._ref(striker),
+                                                           self._ref(other)),
+                        eval_path(paths[striker], c.tc), conf, sigma_t)
+            if other not in moving_before:
+                self._pressed_cushion(other, dvec, t_a + c.tc, a)
+                self._t_start[other] = t_a + c.tc  # the root times its start best
+            for m in (c.i, c.j):
+                if m in moving_before and m not in deflected:
+                    deflected[m] = (c.tc, None)
+            explained.update((c.i, c.j))
+        for i in triggers:
+            if i in paths and bend[i] and i in moving_before:
+                tau0, tau1, _ = self._window(a, i)
                 if self._cushion(i, a, paths[i], tau0, tau1, t_a):
                     explained.add(i)
         return explained
+
+    def _reaches(self, c: _Candidate, paths: dict[int, np.ndarray], moving_before: set[int],
+                 deflected: dict[int, tuple[float, np.ndarray | None]], a: int,
+                 t_a: float) -> bool:
+        """Whether a candidate contact still happens after the contacts taken before it: a
+        mover that already hit something at ``t1`` goes on along the path it is seen to take
+        after frame ``a``, which must still come within the contact gate of the other."""
+        for m, o in ((c.i, c.j), (c.j, c.i)):
+            if m not in deflected or c.tc - deflected[m][0] < _SAME_TOUCH_S:
+                continue
+            t1, after = deflected[m]
+            if after is None:
+                tt, xa = self._samples(m, a, a + self.settings.lag_frames, t_a)
+                if len(tt) < 2:
+                    return True  # nothing seen after: cannot tell, keep it
+                after = fit_path(tt, xa, 1 if len(tt) < 4 else 2)[0]
+                deflected[m] = (t1, after)
+            _, dmin = closest_approach(after, paths[o], t1, max(c.tc, t1 + 1e-3))
+            if dmin - c.rsum_mm > self.settings.contact_gate_mm:
+                return False
+        return True
+
+    def _passes_on(self, j: int, starting: np.ndarray) -> bool:
+        """Whether resting slot ``j`` touches (within 3 mm) a resting object that starts
+        now: hit, it may hardly move and pass the hit on (a Newton's cradle)."""
+        k = np.flatnonzero(starting & (self._mode == _REST))
+        k = k[k != j]
+        if not len(k):
+            return False
+        gap = (np.linalg.norm(self._rest_xy[k] - self._rest_xy[j], axis=1)
+               - self._radius[k] - self._radius[j])
+        return bool(np.any(gap < 3.0))
 
     def _held(self, s: int) -> bool:
         """Whether resting slot ``s`` lies against a cushion (within 3 mm of its nose)."""
@@ -764,21 +906,29 @@ class MotionEventDetector:
         """Contacts passed on through touching resting objects (a rack, a row of pawns):
         every object starting now that a chain of touching ones (each within 3 mm of the
         next) links to one that was struck. The objects in between may hardly move (a
-        Newton's cradle); each link is a contact at the struck object's start."""
+        Newton's cradle); each link is a contact at the struck object's start. The struck
+        one may have left rest a frame or two before (its onset seen sooner), or not at all
+        (held against a cushion)."""
         waiting = [s for s in starts if s not in explained]
         if not waiting:
             return
-        rest = np.flatnonzero(self._mode == _REST)
+        moving = np.flatnonzero(self._mode == _MOVING)
+        recent = moving[np.isfinite(self._t_start[moving]) & (
+            t_a - np.nan_to_num(self._t_start[moving], nan=-np.inf) < _RECENT_START_S)]
+        rest = np.concatenate([np.flatnonzero(self._mode == _REST), recent])
         if len(rest) < 2:
             return
-        d = np.linalg.norm(self._rest_xy[rest, None] - self._rest_xy[None, rest], axis=2)
+        xy = np.where((self._mode[rest] == _REST)[:, None], self._rest_xy[rest],
+                      self._start_xy[rest])
+        d = np.linalg.norm(xy[:, None] - xy[None, :], axis=2)
         touch = (d - self._radius[rest, None] - self._radius[None, rest] < 3.0)
         np.fill_diagonal(touch, False)
         pos = {int(s): k for k, s in enumerate(rest.tolist())}
         grew = True
         while grew and waiting:
             grew = False
-            for first in [s for s in starts if s in explained and s in pos]:
+            roots = [s for s in explained if s in pos] + [int(m) for m in recent.tolist()]
+            for first in roots:
                 prev = {pos[first]: -1}
                 frontier = [pos[first]]
                 while frontier:  # breadth first through the touching ones
@@ -792,24 +942,82 @@ class MotionEventDetector:
                 for s in waiting:
                     if s in explained or s not in pos or pos[s] not in prev:
                         continue
-                    chain = [pos[s]]
-                    while prev[chain[-1]] != -1:
-                        chain.append(prev[chain[-1]])
-                    chain = [int(rest[k]) for k in reversed(chain)]
-                    if len(chain) > 9:
+                    links = self._push_links(s, a, t_a, rest, xy, touch, pos, prev)
+                    if links is None:
                         continue
                     t_on = float(self._t_start[first])
-                    for x, y in zip(chain[:-1], chain[1:], strict=True):
+                    if not math.isfinite(t_on):
+                        t_on = t_a + self._window(a)[0] / 2
+                    for x, y in links:
                         key = (min(x, y), max(x, y))
                         if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
                             continue
                         self._last_pair_t[key] = t_a
                         self._event(EventKind.CONTACT, t_on, a, (self._ref(x), self._ref(y)),
-                                    self._rest_xy[x], 0.7 * self._quality([x, y], a), 0.005)
-                        self._pressed_cushion(y, self._rest_xy[y] - self._rest_xy[x], t_on, a)
+                                    xy[pos[x]], 0.7 * self._quality([x, y], a), 0.005)
+                        self._pressed_cushion(y, xy[pos[y]] - xy[pos[x]], t_on, a)
                     explained.add(s)
                     grew = True
             waiting = [s for s in waiting if s not in explained]
+
+    def _push_links(self, s: int, a: int, t_a: float, rest: np.ndarray, xy: np.ndarray,
+                    touch: np.ndarray, pos: dict[int, int], prev: dict[int, int]
+                    ) -> list[tuple[int, int]] | None:
+        """The contacts that started slot ``s`` inside a touching cluster: the chain the
+        breadth-first search reached it by, and every touching neighbour it leaves along
+        their line of centres (the impulse passes along it; a rack ball often leaves two),
+        with that neighbour's own chain when it hardly moves (a Newton's cradle). None: too
+        far from the struck one. Which neighbours carried a rack's impulse depends on gaps
+        of tenths of a mm, so inside a rack this is a best guess, not a measurement."""
+
+        def chain(k: int) -> list[int]:
+            out = [k]
+            while prev[out[-1]] != -1:
+                out.append(prev[out[-1]])
+            return [int(rest[m]) for m in reversed(out)]
+
+        path = chain(pos[s])
+        if len(path) > 9:
+            return None
+        links = list(zip(path[:-1], path[1:], strict=True))
+        u = self._departure(s, a, t_a)
+        if u is None:
+            return links
+        pushers = []
+        for m in np.flatnonzero(touch[pos[s]]).tolist():
+            k = int(rest[m])
+            if m not in prev:
+                continue
+            n = xy[pos[s]] - xy[m]
+            if float(n @ u) > _PUSH_COS * max(float(np.linalg.norm(n)), 1e-9):
+                pushers.append(k)
+        out = list(links)
+        for k in pushers:
+            if self._mode[k] == _REST and not self._started_now(k, a):
+                up = chain(pos[k])
+                out += [lk for lk in zip(up[:-1], up[1:], strict=True) if lk not in out]
+            if (k, s) not in out and (s, k) not in out:
+                out.append((k, s))
+        return out
+
+    def _departure(self, s: int, a: int, t_a: float) -> np.ndarray | None:
+        """Unit direction slot ``s`` left its rest position in: to its first observation
+        clearly away from it. None when none is."""
+        tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
+        for p in xa:
+            d = p - self._rest_xy[s]
+            n = float(np.linalg.norm(d))
+            if n > max(self.settings.onset_min_mm, 3.0 * self._sigma_of(s, a)):
+                return d / n
+        return None
+
+    def _started_now(self, k: int, a: int) -> bool:
+        """Whether resting slot ``k`` is seen away from its rest in the frames from ``a``."""
+        _, xa = self._samples(k, a, a + self.settings.lag_frames, self._T(a))
+        if not len(xa):
+            return False
+        far = np.linalg.norm(xa - self._rest_xy[k], axis=1)
+        return bool(np.any(far > max(self.settings.onset_min_mm, 3.0 * self._sigma_of(k, a))))
 
     def _start_path(self, j: int, a0: int, t_a: float) -> np.ndarray | None:
         """Path of an object that left rest at ``_t_start[j]``, from its rest position and
