@@ -444,3 +444,84 @@ def test_pawn_jittering_behind_a_struck_puck_is_not_struck_by_it():
     events = [e for tr in tracks for e in det.update(tr)] + det.flush()
     assert of(events, EventKind.SHOT_START)
     assert not [c for c in of(events, EventKind.CONTACT) if "red_pawn" in c.labels]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_break_cue_ball_touches_only_the_apex_ball(seed):
+    # the cue ball's path run on past the apex would meet the second row a few ms later;
+    # its path ends at its first contact, so the whole rack is not pinned on it
+    from simulation.racks import pool_rack
+
+    labels, xy = pool_rack("9ball", POOL, np.random.default_rng(3 + seed))
+    cue = np.array([-POOL.half_wh_mm[0] / 2, 0.0])
+    events, res, _ = run(POOL, ["cue_ball", *labels], np.vstack([cue, xy]),
+                         physics.Strike(1, math.atan2(*(xy[0] - cue)[::-1]), 7000.0),
+                         seed=seed)
+    t_hit = next(e.t_s for e in res.events if e.kind == "contact")
+    cue_contacts = [e for e in of(events, EventKind.CONTACT)
+                    if 1 in e.ids and e.t_s < t_hit + 0.1]
+    assert [tuple(sorted(e.ids)) for e in cue_contacts] == [(1, 2)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ball_that_passes_the_hit_on_is_the_first_contact(seed):
+    # the cue ball hits the front ball of a touching triangle; it hardly moves (a Newton's
+    # cradle) and the two behind it fly off: the front ball is still the one hit
+    r = POOL.object_for("cue_ball").radius_mm
+    d = 2 * r + 0.1
+    back = d * math.cos(math.pi / 6)
+    events, res, _ = run(POOL, ["cue_ball", "ball_1", "ball_2", "ball_3"],
+                         [[-500, 0], [0, 0], [back, d / 2], [back, -d / 2]],
+                         physics.Strike(1, 0.0, 1200.0), seed=seed)
+    contacts = of(events, EventKind.CONTACT)
+    cue = [e for e in contacts if 1 in e.ids]
+    assert cue and tuple(sorted(cue[0].ids)) == (1, 2)
+    assert cue[0].t_s <= min(e.t_s for e in contacts) + 0.002
+    passed = {tuple(sorted(e.ids)) for e in contacts if 1 not in e.ids}
+    assert {(2, 3), (2, 4)} <= passed
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_slow_contact_of_two_rolling_balls_is_found(seed):
+    # two balls roll into each other at 100 mm/s each: each bends by less than the general
+    # bend test allows for a changing acceleration, but along their line of centres
+    r = POOL.object_for("cue_ball").radius_mm
+    t = np.arange(0.0, 3.0, 1 / FPS) + 0.0123
+    p2, p3 = np.array([-300.0, 0.0]), np.array([300.0, 2 * r * 0.5])
+    v2, v3 = np.array([100.0, 0.0]), np.array([-100.0, 0.0])
+    # when they touch, and their velocities after (equal masses: normal parts swap)
+    rel_p, rel_v = p3 - p2, v3 - v2
+    qa, qb, qc = rel_v @ rel_v, 2 * rel_p @ rel_v, rel_p @ rel_p - (2 * r) ** 2
+    tc = (-qb - math.sqrt(qb * qb - 4 * qa * qc)) / (2 * qa)
+    n = (p3 + v3 * tc) - (p2 + v2 * tc)
+    n /= np.linalg.norm(n)
+    w2, w3 = v2 + ((v3 - v2) @ n) * n, v3 - ((v3 - v2) @ n) * n
+    xy = np.zeros((len(t), 3, 2))
+    for k, tk in enumerate(t):
+        for j, (p, v, w) in enumerate(((p2, v2, w2), (p3, v3, w3))):
+            xy[k, j + 1] = p + v * min(tk, tc) + w * max(tk - tc, 0.0)
+        # the cue ball, struck away from them at 0.3 s: the shot is on
+        xy[k, 0] = [0.0, -300.0 - 1500.0 * max(min(tk, 0.5) - 0.3, 0.0)]
+    tracks = sample_tracks(t, xy, np.zeros((len(t), 3), int), np.array([1, 2, 3]),
+                           ("cue_ball", "ball_1", "ball_2"), CLEAN,
+                           np.random.default_rng(seed))
+    det = MotionEventDetector(POOL)
+    events = []
+    for tr in tracks:
+        events += det.update(tr)
+    events += det.flush()
+    got = [e for e in of(events, EventKind.CONTACT) if set(e.ids) == {2, 3}]
+    assert len(got) == 1 and abs(got[0].t_s - tc) < 0.05  # the benchmark's tolerance
+
+
+@pytest.mark.parametrize("seed", [0, 2, 3, 5])
+def test_puck_into_a_row_of_pawns_touches_only_the_first(seed):
+    # the puck stops on the first pawn and the push runs down the row to the last one
+    xy = [[-300, 0], [0, 0], [30.1, 0], [60.2, 0], [90.3, 0]]
+    events, res, _ = run(NOVUSS, ["puck", *["red_pawn"] * 4], xy,
+                         physics.Strike(1, 0.0, 1500.0), seed=seed)
+    t_hit = next(e.t_s for e in res.events if e.kind == "contact")
+    early = [tuple(sorted(e.ids)) for e in of(events, EventKind.CONTACT)
+             if e.t_s < t_hit + 0.2]
+    assert [p for p in early if 1 in p] == [(1, 2)]
+    assert (2, 3) in early and (3, 4) in early

@@ -104,9 +104,14 @@ _TOUCH_COS = 0.8
 #: ... and only when they closed in on each other at least this fast (mm/s): balls rolling
 #: side by side after a break brush without a contact anyone could see.
 _TOUCH_MIN_APPROACH_MM_S = 50.0
+#: Farthest a striker travels (mm) per frame of look-ahead before it hits something in
+#: the frame it was struck in (12 m/s at 30 fps is 400 mm a frame).
+_STROKE_REACH_MM = 400.0
 #: Two contacts of one mover closer in time (s) than this are one touch of two objects (a
 #: split hit): the second needs no deflected path to reach its object.
 _SAME_TOUCH_S = 0.002
+#: ... and its path after must pass this close (mm, beyond touching) to its second object.
+_REACH_GAP_MM = 4.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +182,7 @@ class MotionEventDetector:
         self._seg0 = np.zeros(0, dtype=int)
         self._first = np.zeros(0, dtype=int)
         self._carry = np.zeros(0, dtype=bool)
+        self._orphan = np.zeros(0, dtype=bool)  # left rest this shot, no cause found yet
         self._t_start = np.zeros(0)  # when the current segment left rest (nan: it did not)
         self._came_dir = np.zeros((0, 2))  # unit direction it came to rest along (0: none)
         self._rest_shot = np.zeros(0, dtype=int)  # the shot it came to rest in (0: none)
@@ -186,6 +192,7 @@ class MotionEventDetector:
         self._last_motion_t = -math.inf
         self._pending: list[tuple[Event, float]] = []  # (event, sigma of its time)
         self._last_pair_t: dict[tuple[int, int], float] = {}
+        self._struck_t: dict[int, float] = {}  # resting objects hit (held, or a cradle)
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
         self._dt = 1 / 30
 
@@ -207,6 +214,7 @@ class MotionEventDetector:
         self._seg0 = np.append(self._seg0, self._n)
         self._first = np.append(self._first, self._n)
         self._carry = np.append(self._carry, False)
+        self._orphan = np.append(self._orphan, False)
         self._t_start = np.append(self._t_start, np.nan)
         self._came_dir = np.concatenate([self._came_dir, np.zeros((1, 2))])
         self._rest_shot = np.append(self._rest_shot, 0)
@@ -461,12 +469,16 @@ class MotionEventDetector:
                 if self._shot_on:
                     hit = [s for s in remaining
                            if self._struck_by(s, a, t_a, paths, started, onset)]
+                    if not hit:
+                        hit = self._struck_in_stroke_frame(remaining, started, a, t_a)
                     if hit:
                         explained.update(hit)
                         continue
                 s = remaining.pop(0)
                 if self._unexplained_onset(s, a, look, t_a, onset):
                     started.add(s)
+            for s in starts:
+                self._orphan[s] = self._shot_on and s not in explained and s not in started
 
         # 6. line crossings between the last two observations of moving tracks
         if self._lines:
@@ -606,7 +618,9 @@ class MotionEventDetector:
         b = seen_a & ((mc[:, 0] & ((n_ah == 1) | mc[:, 1]))
                       | (lo & (n_ah >= 3) & mc[:, 1] & mc[:, 2]))
         pairs = np.any(mc[:, :-1] & mc[:, 1:], axis=1)
-        b |= self._touch_bends(moving, a, t_a, coef, have, pred, seen_ah, np.maximum(sig, rms))
+        # (only paths fitted to enough frames, and fitted well, are extrapolated so finely)
+        steady = have & (nfit >= 5) & (rms <= 2.5 * sig)
+        b |= self._touch_bends(moving, a, t_a, coef, steady, pred, seen_ah, np.maximum(sig, rms))
         bend[moving] = b
         soon[moving] |= np.where(n_ah > 1, pairs, b) & (n_ah >= 1)
 
@@ -656,61 +670,55 @@ class MotionEventDetector:
         after leave that path away from the object, along their line of centres (a
         contact's impulse acts along it; a change from sliding to rolling does not). This
         finds the slow contacts (under ~300 mm/s) whose bend hides in the allowance the
-        general test makes for a changing acceleration."""
+        general test makes for a changing acceleration. All pairs at once."""
         s_ = self.settings
         out = np.zeros(len(moving), dtype=bool)
-        if not self._shot_on or not np.any(have):
+        n_seen = seen_ah.sum(axis=1)
+        rows = np.flatnonzero(have & (n_seen >= 2))
+        if not self._shot_on or not len(rows):
             return out
-        others = np.flatnonzero((self._mode == _REST) | (self._mode == _MOVING))
-        if len(others) < 2:
-            return out
+        rest = np.flatnonzero(self._mode == _REST)
+        # positions at the frame before, this frame and two frames before that (P, 3, 2)
         t_prev = self._t[(a - 1) % self._hist] - t_a
         grid = np.array([t_prev, 0.0, t_prev - 2 * self._dt])
-        mov_at = {int(s): r for r, s in enumerate(moving.tolist()) if have[r]}
-        pos = np.empty((len(others), 3, 2))
-        vel = np.zeros((len(others), 2))
-        for k, o in enumerate(others.tolist()):
-            if o in mov_at:
-                c = coef[mov_at[o]]
-                pos[k] = c[0] + c[1] * grid[:, None] + c[2] * (grid**2)[:, None]
-                vel[k] = c[1] + c[2] * (t_prev + 0.0)
-            else:
-                pos[k] = self._rest_xy[o]
-        slot = {int(o): k for k, o in enumerate(others.tolist())}
-        for r, i in enumerate(moving.tolist()):
-            if not have[r] or i not in slot or seen_ah[r].sum() < 2:
-                continue
-            ki = slot[i]
-            rsum = self._radius[others] + self._radius[i]
-            d_prev = np.linalg.norm(pos[:, 0] - pos[ki, 0], axis=1) - rsum
-            d_now = np.linalg.norm(pos[:, 1] - pos[ki, 1], axis=1) - rsum
-            gap = s_.bend_min_mm / 2 + 2.0 * float(sig[r])
-            d_back = np.linalg.norm(pos[:, 2] - pos[ki, 2], axis=1) - rsum
-            # touching now, not before, and clearly apart a little earlier (a drifting
-            # cluster of touching balls is not a contact)
-            near = (d_now < gap) & (d_prev > -gap) & (d_now < d_prev) & (d_back > gap + 2.0)
-            near[ki] = False
-            if not np.any(near):
-                continue
-            resid = np.nan_to_num(self._xy[i, self._ahead_cols(a, pred.shape[1])] - pred[r])
-            seen = np.flatnonzero(seen_ah[r])
-            last = resid[seen[-1]]
-            size = float(np.linalg.norm(last))
-            if size < max(s_.bend_min_mm / 2, 3.0 * float(sig[r])) + 1.0:
-                continue
-            for k in np.flatnonzero(near).tolist():
-                nrm = pos[ki, 1] - pos[k, 1]
-                nrm = nrm / max(float(np.linalg.norm(nrm)), 1e-9)
-                if float((vel[k] - vel[ki]) @ nrm) < _TOUCH_MIN_APPROACH_MM_S:
-                    continue  # rolling side by side, or apart
-                along = resid[seen] @ nrm
-                if float(last @ nrm) > _TOUCH_COS * size and np.all(along[1:] > 0):
-                    out[r] = True
-                    break
+        c = coef[rows]
+        pos = np.concatenate([
+            c[:, None, 0] + c[:, None, 1] * grid[None, :, None]
+            + c[:, None, 2] * (grid**2)[None, :, None],
+            np.repeat(self._rest_xy[rest][:, None], 3, axis=1)])
+        vel = np.concatenate([c[:, 1] + 2.0 * c[:, 2] * t_prev, np.zeros((len(rest), 2))])
+        slots = np.concatenate([moving[rows], rest])
+        rsum = self._radius[moving[rows]][:, None] + self._radius[slots][None, :]  # (R, P)
+        d = np.linalg.norm(pos[None, :, :, :] - pos[:len(rows), None, :, :], axis=3)
+        d_prev, d_now, d_back = (d[..., k] - rsum for k in range(3))
+        gap = (s_.bend_min_mm / 2 + 2.0 * sig[rows])[:, None]
+        # touching now, not before, and clearly apart a little earlier (a drifting cluster
+        # of touching balls is not a contact)
+        near = (d_now < gap) & (d_prev > -gap) & (d_now < d_prev) & (d_back > gap + 2.0)
+        near[np.arange(len(rows)), np.arange(len(rows))] = False
+        nrm = pos[:len(rows), None, 1] - pos[None, :, 1]  # from the other to the mover
+        nrm /= np.maximum(np.linalg.norm(nrm, axis=2, keepdims=True), 1e-9)
+        closing = np.einsum("rpk,rpk->rp", vel[None, :] - vel[:len(rows), None], nrm)
+        near &= closing >= _TOUCH_MIN_APPROACH_MM_S  # not rolling side by side, nor apart
+        hit = np.flatnonzero(near.any(axis=1))
+        if not len(hit):
+            return out
+        r_ = rows[hit]
+        cols = np.array([(a + k) % self._hist for k in range(pred.shape[1])])
+        resid = np.nan_to_num(self._xy[moving[r_]][:, cols] - pred[r_])  # (H, L, 2)
+        seen = seen_ah[r_]
+        last_k = pred.shape[1] - 1 - np.argmax(seen[:, ::-1], axis=1)
+        last = resid[np.arange(len(hit)), last_k]  # (H, 2)
+        size = np.linalg.norm(last, axis=1)
+        big = size >= np.maximum(s_.bend_min_mm / 2, 3.0 * sig[r_]) + 1.0
+        along = np.einsum("hlk,hpk->hpl", resid, nrm[hit])  # (H, P, L)
+        first_k = np.argmax(seen, axis=1)
+        later = seen.copy()
+        later[np.arange(len(hit)), first_k] = False
+        away = np.all((along > 0) | ~later[:, None, :], axis=2)
+        straight = np.einsum("hk,hpk->hp", last, nrm[hit]) > _TOUCH_COS * size[:, None]
+        out[r_] = big & np.any(near[hit] & away & straight, axis=1)
         return out
-
-    def _ahead_cols(self, a: int, n: int) -> np.ndarray:
-        return np.array([(a + k) % self._hist for k in range(n)])
 
     def _shot_end(self, t_s: float) -> Event:
         frame_idx = max(0, self._analysed - 1)
@@ -786,13 +794,14 @@ class MotionEventDetector:
                     continue
                 exact_only = False
                 bounce_only = False
+                cradle = False
                 if not (soon[j] or onset[j] or bend[j]):
                     if j not in moving_before:
                         # a resting object that was hit moves, unless it is held (against a
                         # cushion): then the striker bounces straight back off it; or it
                         # passes the hit on to a touching one that moves (a Newton's cradle)
-                        if self._passes_on(j, onset | soon):
-                            pass
+                        if self._passes_on(j, onset | soon, None):
+                            cradle = True
                         elif not (bend[i] and i in fitted and self._held(j)):
                             continue
                         else:
@@ -812,6 +821,8 @@ class MotionEventDetector:
                         continue
                     conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2)) * 0.8
                 if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
+                    continue
+                if cradle and not self._passes_on(j, onset | soon, eval_path(ci, tc)):
                     continue
                 seen_pairs.add(key)
                 cands.append(_Candidate(tc, i, j, r, conf, bounce_only))
@@ -867,20 +878,28 @@ class MotionEventDetector:
                 after = fit_path(tt, xa, 1 if len(tt) < 4 else 2)[0]
                 deflected[m] = (t1, after)
             _, dmin = closest_approach(after, paths[o], t1, max(c.tc, t1 + 1e-3))
-            if dmin - c.rsum_mm > self.settings.contact_gate_mm:
+            if dmin - c.rsum_mm > _REACH_GAP_MM:
                 return False
         return True
 
-    def _passes_on(self, j: int, starting: np.ndarray) -> bool:
+    def _passes_on(self, j: int, starting: np.ndarray, from_xy: np.ndarray | None) -> bool:
         """Whether resting slot ``j`` touches (within 3 mm) a resting object that starts
-        now: hit, it may hardly move and pass the hit on (a Newton's cradle)."""
+        now: hit, it may hardly move and pass the hit on (a Newton's cradle). With the
+        hitter's position ``from_xy``, that object must lie beyond ``j`` from it (within
+        60 degrees of the line through both): the push goes on the way it came."""
         k = np.flatnonzero(starting & (self._mode == _REST))
         k = k[k != j]
         if not len(k):
             return False
-        gap = (np.linalg.norm(self._rest_xy[k] - self._rest_xy[j], axis=1)
-               - self._radius[k] - self._radius[j])
-        return bool(np.any(gap < 3.0))
+        on = self._rest_xy[k] - self._rest_xy[j]
+        gap = np.linalg.norm(on, axis=1) - self._radius[k] - self._radius[j]
+        ok = gap < 3.0
+        if from_xy is not None:
+            into = self._rest_xy[j] - from_xy
+            cos = (on @ into) / np.maximum(np.linalg.norm(on, axis=1)
+                                           * float(np.linalg.norm(into)), 1e-9)
+            ok &= cos > _PUSH_COS
+        return bool(np.any(ok))
 
     def _held(self, s: int) -> bool:
         """Whether resting slot ``s`` lies against a cushion (within 3 mm of its nose)."""
@@ -908,13 +927,17 @@ class MotionEventDetector:
         next) links to one that was struck. The objects in between may hardly move (a
         Newton's cradle); each link is a contact at the struck object's start. The struck
         one may have left rest a frame or two before (its onset seen sooner), or not at all
-        (held against a cushion)."""
-        waiting = [s for s in starts if s not in explained]
-        if not waiting:
-            return
-        moving = np.flatnonzero(self._mode == _MOVING)
+        (held against a cushion). Between shots a hand moves things: only this frame's
+        struck objects pass a push on."""
+        moving = np.flatnonzero(self._mode == _MOVING) if self._shot_on else np.zeros(0, int)
         recent = moving[np.isfinite(self._t_start[moving]) & (
             t_a - np.nan_to_num(self._t_start[moving], nan=-np.inf) < _RECENT_START_S)]
+        # a recent start with no cause yet waits for one (its onset may show a frame before
+        # that of the object that passed the push on); it passes on no push itself
+        waiting = [s for s in starts if s not in explained] + [
+            int(m) for m in recent[self._orphan[recent]].tolist()]
+        if not waiting:
+            return
         rest = np.concatenate([np.flatnonzero(self._mode == _REST), recent])
         if len(rest) < 2:
             return
@@ -927,7 +950,11 @@ class MotionEventDetector:
         grew = True
         while grew and waiting:
             grew = False
-            roots = [s for s in explained if s in pos] + [int(m) for m in recent.tolist()]
+            struck = explained if self._shot_on else explained & set(starts)
+            held = [k for k, t_k in self._struck_t.items()
+                    if t_a - t_k < _RECENT_START_S and k in pos and self._shot_on]
+            roots = [s for s in struck if s in pos] + held + [
+                int(m) for m in recent.tolist() if not self._orphan[m]]
             for first in roots:
                 prev = {pos[first]: -1}
                 frontier = [pos[first]]
@@ -957,6 +984,7 @@ class MotionEventDetector:
                                     xy[pos[x]], 0.7 * self._quality([x, y], a), 0.005)
                         self._pressed_cushion(y, xy[pos[y]] - xy[pos[x]], t_on, a)
                     explained.add(s)
+                    self._orphan[s] = False
                     grew = True
             waiting = [s for s in waiting if s not in explained]
 
@@ -1033,6 +1061,100 @@ class MotionEventDetector:
         k = int(np.flatnonzero(ok)[0])
         v = (xa[k] - self._start_xy[j]) / float(tt[k] - tau0)
         return np.stack([self._start_xy[j] - v * tau0, v, np.zeros(2)])
+
+    def _bounced_at_stroke(self, s: int, a: int, t_a: float, tt: np.ndarray,
+                           xa: np.ndarray) -> tuple[int, float, np.ndarray] | None:
+        """(object, time relative to frame ``a``, striker's centre) of a resting object a
+        striker hit just after it was struck and came straight back from (a puck set just
+        before a row held by the cushion): its path after, run back in time, leaves that
+        object's touching circle, and its rest lies behind that point (it was driven into
+        the object, not past it). The first observation may still be on the way in."""
+        rest = np.flatnonzero(self._mode == _REST)
+        rest = rest[rest != s]
+        if not len(rest):
+            return None
+        tau0 = self._window(a)[0]
+        for k in (0, 1):
+            if len(tt) - k < 3:
+                return None
+            coef, rms = fit_path(tt[k:], xa[k:], 1)
+            if rms <= 3.0 * max(self._sigma_of(s, a), self.settings.noise_floor_mm):
+                break
+        else:
+            return None
+        p0, v = coef[0], coef[1]
+        qa = float(v @ v)
+        if qa < self.settings.strike_min_speed_mm_s**2:
+            return None
+        rel = p0 - self._rest_xy[rest]
+        big_r = self._radius[rest] + self._radius[s]
+        qb = 2.0 * rel @ v
+        disc = qb * qb - 4.0 * qa * (np.einsum("rk,rk->r", rel, rel) - big_r**2)
+        tau = np.where(disc >= 0, (-qb + np.sqrt(np.maximum(disc, 0.0))) / (2.0 * qa), -np.inf)
+        ok = (tau > tau0 - self._dt) & (tau < float(tt[k]))
+        if not np.any(ok):
+            return None
+        m = int(np.argmax(np.where(ok, tau, -np.inf)))
+        j, tc = int(rest[m]), float(tau[m])
+        touch = p0 + v * tc
+        came = touch - self._rest_xy[s]
+        into = self._rest_xy[j] - touch
+        dist = float(np.linalg.norm(came))
+        if dist < 1.0 or dist / max(tc - (tau0 - self._dt), 1e-3) > _STROKE_REACH_MM / self._dt:
+            return None
+        if float(came @ into) < _PUSH_COS * dist * float(np.linalg.norm(into)):
+            return None  # it did not run into it: its path only passes by
+        # a plain stroke's path, run back, passes its rest before it meets anything
+        t_rest = float((self._rest_xy[s] - p0) @ v) / qa
+        miss = float(np.linalg.norm(p0 + v * t_rest - self._rest_xy[s]))
+        if tc < t_rest < float(tt[k]) and miss < self._radius[s]:
+            return None
+        return j, tc, touch
+
+    def _struck_in_stroke_frame(self, waiting: list[int], started: set[int], a: int,
+                                t_a: float) -> list[int]:
+        """The object a striker hit within the frame it was struck in (a puck set just
+        before a row): the striker is first seen already bounced back, so no path of it
+        leads to what it hit. The object hit left along the line of centres, so the striker
+        touched it at its rest position less the sum of radii along its departure; of the
+        waiting objects, the one whose touching point the striker reaches first in a
+        straight line from its own rest, through nothing else. [] when none."""
+        strikers = [j for j in started if self._labels[j] in self.settings.striker_labels
+                    and math.isfinite(self._t_start[j])
+                    and t_a - float(self._t_start[j]) < 2.0 * self._dt]
+        if len(strikers) != 1:
+            return []
+        j = strikers[0]
+        rest = np.flatnonzero(self._mode == _REST)
+        rest = rest[rest != j]
+        best: tuple[float, int, np.ndarray] | None = None
+        for s in waiting:
+            u = self._departure(s, a, t_a)
+            if u is None:
+                continue
+            touch = self._rest_xy[s] - (self._radius[s] + self._radius[j]) * u
+            seg = touch - self._start_xy[j]
+            length = float(np.linalg.norm(seg))
+            if length > self.settings.lag_frames * _STROKE_REACH_MM:
+                continue
+            # the straight run from the striker's rest to there passes no other object
+            others = rest[rest != s]
+            rel = self._rest_xy[others] - self._start_xy[j]
+            along = np.clip(rel @ seg / max(length**2, 1e-9), 0.0, 1.0)
+            off = np.linalg.norm(rel - along[:, None] * seg, axis=1)
+            if np.any(off < self._radius[others] + self._radius[j] - 1.0):
+                continue
+            if best is None or length < best[0]:
+                best = (length, s, touch)
+        if best is None:
+            return []
+        _, s, touch = best
+        t_on = float(self._t_start[s])
+        self._last_pair_t[(min(s, j), max(s, j))] = t_a
+        self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(s)), touch,
+                    0.6 * self._quality([s, j], a), 0.01)
+        self._pressed_cushion(s, self._rest_xy[s] - touch, t_on, a)
+        return [s]
 
     def _struck_by(self, s: int, a: int, t_a: float, paths: dict[int, np.ndarray],
                    started: set[int], onset: np.ndarray) -> bool:
@@ -1278,6 +1400,12 @@ class MotionEventDetector:
             jumped, t_jump = self._struck_while_unseen(s, a, tt, xa, t_a)
             if jumped:
                 ballistic, t_on = True, t_jump
+        bounce = None
+        if not self._shot_on and self._labels[s] in s_.striker_labels:
+            # driven into an object at once and seen coming back (its path reverses)
+            bounce = self._bounced_at_stroke(s, a, t_a, tt, xa)
+            if bounce is not None:
+                ballistic, t_on = True, min(t_on, t_a + bounce[1] - 0.002)
         if ballistic and self._novuss_edges is not None and not self._shot_on:
             # a Novuss stroke is played with the puck set in an edge zone (§1.4); a puck
             # driven off from the middle of the board is a hand sliding it back
@@ -1290,6 +1418,13 @@ class MotionEventDetector:
             self._last_motion_t = t_on
             self._event(EventKind.SHOT_START, t_on, a, (self._ref(s),), self._rest_xy[s],
                         self._quality([s], a))
+            if bounce is not None:
+                j, tc, touch = bounce
+                self._last_pair_t[(min(s, j), max(s, j))] = t_a
+                self._struck_t[j] = t_a + tc
+                self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(s), self._ref(j)),
+                            touch, 0.7 * self._quality([s, j], a), 0.01)
+                self._pressed_cushion(j, self._rest_xy[j] - touch, t_a + tc, a)
             return True
         if not self._shot_on:
             self._carry[s] = True  # a hand: reported when it rests again
