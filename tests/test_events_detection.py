@@ -525,3 +525,29 @@ def test_puck_into_a_row_of_pawns_touches_only_the_first(seed):
              if e.t_s < t_hit + 0.2]
     assert [p for p in early if 1 in p] == [(1, 2)]
     assert (2, 3) in early and (3, 4) in early
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_puck_stopped_by_a_pawn_the_cushion_holds_never_reaches_that_cushion(seed):
+    r_pawn = NOVUSS.object_for("red_pawn").radius_mm
+    events, res, _ = run(NOVUSS, ["puck", "red_pawn"],
+                         [[0.0, -200.0], [0.0, -500.0 + r_pawn + 0.5]],
+                         physics.Strike(1, -math.pi / 2, 2500.0), seed=seed)
+    assert not [e for e in res.events if e.kind == "cushion" and 1 in e.ids]
+    assert not [e for e in of(events, EventKind.CUSHION) if e.labels == ("puck",)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ball_struck_into_the_cushion_before_it_is_seen_moving_bounces(seed):
+    # ball_1 lies 12 mm off the foot cushion and is cut straight into it (the cue ball
+    # goes off sideways): it reaches the cushion ~5 ms after the hit, between two frames
+    r = POOL.object_for("cue_ball").radius_mm
+    ball = np.array([POOL.half_wh_mm[0] - r - 12, 0.0])
+    aim = ball - [2 * r, 0.0]
+    cue = aim - 600 * np.array([math.cos(math.pi / 3), math.sin(math.pi / 3)])
+    events, res, _ = run(POOL, ["cue_ball", "ball_1"], [cue, ball],
+                         physics.Strike(1, math.pi / 3, 2500.0), seed=seed)
+    truth = [e for e in res.events if e.kind == "cushion" and e.ids == (2,)]
+    got = [e for e in of(events, EventKind.CUSHION) if e.labels == ("ball_1",)]
+    assert truth and got and got[0].cushion == truth[0].cushion == "foot"
+    assert abs(got[0].t_s - truth[0].t_s) < 0.02

@@ -479,6 +479,8 @@ class MotionEventDetector:
                     started.add(s)
             for s in starts:
                 self._orphan[s] = self._shot_on and s not in explained and s not in started
+                if self._shot_on and (s in explained or s in started):
+                    self._cushion_before_seen(s, a, t_a)
 
         # 6. line crossings between the last two observations of moving tracks
         if self._lines:
@@ -857,7 +859,11 @@ class MotionEventDetector:
         for i in triggers:
             if i in paths and bend[i] and i in moving_before:
                 tau0, tau1, _ = self._window(a, i)
-                if self._cushion(i, a, paths[i], tau0, tau1, t_a):
+                # its path before ends at its first contact (a puck stopped by a pawn the
+                # cushion holds does not reach that cushion)
+                if i in deflected:
+                    tau1 = min(tau1, deflected[i][0] + _SAME_TOUCH_S - 0.5 * self._dt)
+                if tau1 > tau0 and self._cushion(i, a, paths[i], tau0, tau1, t_a):
                     explained.add(i)
         return explained
 
@@ -1074,15 +1080,10 @@ class MotionEventDetector:
         if not len(rest):
             return None
         tau0 = self._window(a)[0]
-        for k in (0, 1):
-            if len(tt) - k < 3:
-                return None
-            coef, rms = fit_path(tt[k:], xa[k:], 1)
-            if rms <= 3.0 * max(self._sigma_of(s, a), self.settings.noise_floor_mm):
-                break
-        else:
+        fit = self._line_after(s, a, t_a, tt, xa)
+        if fit is None:
             return None
-        p0, v = coef[0], coef[1]
+        (p0, v, _), k = fit
         qa = float(v @ v)
         if qa < self.settings.strike_min_speed_mm_s**2:
             return None
@@ -1104,12 +1105,65 @@ class MotionEventDetector:
             return None
         if float(came @ into) < _PUSH_COS * dist * float(np.linalg.norm(into)):
             return None  # it did not run into it: its path only passes by
-        # a plain stroke's path, run back, passes its rest before it meets anything
+        # a plain stroke's path, run back, passes its rest before it meets anything (its
+        # rest lies on the path after the touch)
         t_rest = float((self._rest_xy[s] - p0) @ v) / qa
         miss = float(np.linalg.norm(p0 + v * t_rest - self._rest_xy[s]))
-        if tc < t_rest < float(tt[k]) and miss < self._radius[s]:
+        if t_rest > tc and miss < self._radius[s]:
             return None
         return j, tc, touch
+
+    def _line_after(self, s: int, a: int, t_a: float, tt: np.ndarray, xa: np.ndarray
+                    ) -> tuple[np.ndarray, int] | None:
+        """A line fitted to slot ``s``'s first three positions after frame ``a`` (from the
+        first or, when the first is still on the way in to a bounce, the second; a line,
+        since over three frames friction bends no path by a mm), and the index of the first
+        position it fits."""
+        for k in (0, 1):
+            if len(tt) - k < 3:
+                return None
+            coef, rms = fit_path(tt[k:k + 3], xa[k:k + 3], 1)
+            if rms <= 3.0 * max(self._sigma_of(s, a), self.settings.noise_floor_mm):
+                return coef, k
+        return None
+
+    def _cushion_before_seen(self, s: int, a: int, t_a: float) -> None:
+        """A cushion an object hit between leaving rest and being first seen moving (a
+        pawn or ball struck next to a cushion): its path after, run back in time, crosses
+        that cushion's touching line after it left, coming from its rest position."""
+        t0 = float(self._t_start[s])
+        if not math.isfinite(t0):
+            return
+        tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
+        fit = self._line_after(s, a, t_a, tt, xa)
+        if fit is None:
+            return
+        (p0, v, _), k = fit
+        r = float(self._radius[s])
+        start = self._start_xy[s]
+        for c in range(len(self._cush_a)):
+            n = self._cush_n[c]
+            vn = float(v @ n)
+            if vn < _SCAN_IN_MM_S:
+                continue  # not moving away from this cushion
+            tc = -(float((p0 - self._cush_a[c]) @ n) - r) / vn
+            if not t0 - t_a + 1e-3 < tc < float(tt[k]) + 0.5 * self._dt:
+                continue  # (seen at the cushion: it may bounce just after)
+            touch = p0 + v * tc
+            came = touch - start
+            if float(came @ n) > -self.settings.onset_min_mm:
+                continue  # it did not come into the cushion from where it rested
+            ab = self._cush_b[c] - self._cush_a[c]
+            u = float((touch - self._cush_a[c]) @ ab) / float(ab @ ab)
+            half = (r + 25.0) / math.sqrt(float(ab @ ab))
+            if not -half <= u <= 1.0 + half:
+                continue
+            if t_a + tc - self._last_cush_t.get((s, c), -math.inf) < 3.5 * self._dt:
+                continue
+            self._last_cush_t[(s, c)] = t_a + tc
+            self._event(EventKind.CUSHION, t_a + tc, a, (self._ref(s),), touch,
+                        0.8 * self._quality([s], a), cushion=self.spec.cushions[c].name)
+            return
 
     def _struck_in_stroke_frame(self, waiting: list[int], started: set[int], a: int,
                                 t_a: float) -> list[int]:
