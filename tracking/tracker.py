@@ -15,8 +15,13 @@ hold every track at once:
 3. **Associate, stage 2** (only tracks and observations left over): a track that changed
    its motion suddenly (a resting ball hit, a ball off a cushion, a pawn knocked out of a
    cluster) is found within the physical reach ``max_speed_mm_s x time unseen`` of where it
-   was last seen, preferring the same label and the observation nearest its prediction.
-   Its velocity restarts from the displacement.
+   was last seen, preferring the same label and the least total travel. Its velocity
+   restarts from the displacement; a knocked one stays in stage 2 until a second sighting
+   confirms that motion (its one-frame velocity predicts badly: in a knocked row of
+   touching pawns a step of more than half a pawn aliases onto the neighbour). A resting
+   object knocked by a contact moves away from what pushed it, so neither stage gives it a
+   detection further back than the noise allows against every push on it; and a resting
+   object re-found far away is moved by hand only if nothing knocked it.
 4. **States**: ``MOVING`` / ``RESTING`` with hysteresis on the filtered speed, ``OCCLUDED``
    after ``occluded_after_misses`` frames unseen, ``POCKETED`` when the centre's path
    crosses a pocket's capture circle (the point of no return of ``calibration.tables``;
@@ -53,6 +58,9 @@ from tracking.types import NoteKind, Observations, TrackNote, Tracks, TrackState
 log = logging.getLogger(__name__)
 
 _INFEASIBLE = 1e9
+#: How far (in sigmas of track and detection) a knocked object's detection may lie behind
+#: it, against every push on it, and still be its own: the noise, not a motion.
+_PUSH_TOL_SIGMA = 3.0
 #: How many objects of each class a Novuss board holds at most (doubles: 4 x 8 pawns).
 _NOVUSS_CAPACITY = {"puck": 1, "red_pawn": 16, "black_pawn": 16}
 
@@ -263,6 +271,18 @@ class _Pockets:
     hole_mm: np.ndarray  # (K,)
 
 
+@dataclass(slots=True)
+class _Knocks:
+    """The resting tracks a mover may have knocked since they were last seen (one frame's
+    scratch, see ``Tracker._knocks``): ``speed`` (N,) is how fast each may move now (0: not
+    knocked, or not at rest), ``from_xy`` (N, K, 2) where a push on it may have come from
+    (the touching objects at rest) and ``pushes`` (N, K) which of those pushed it."""
+
+    speed: np.ndarray
+    from_xy: np.ndarray
+    pushes: np.ndarray
+
+
 def _segment_hits_circle(a: np.ndarray, b: np.ndarray, centre: np.ndarray,
                          radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For segments ``a -> b`` (N, 2) and circles (K,), whether each segment enters a
@@ -337,7 +357,12 @@ class Tracker:
         self._misses = np.zeros(0, dtype=int)
         self._slow_since = np.zeros(0)
         self._anchor_xy = np.zeros((0, 2))  # where a moving track's still spell began
+        self._jump_t = np.zeros(0)  # when a knock last restarted its motion (one detection)
         self._candidates: list[_Candidate] = []
+        self._frame_knocks: _Knocks | None = None  # this frame's, once asked for
+        self._frame_live = np.zeros(0, dtype=bool)  # this frame's tracks in play
+        # the estimates they come from: state, position variance, its time, moving
+        self._knock_basis = (self._x, self._P[:, 0, 0], self._t_state, self._moving)
         self._next_id = 1
         self._t_s: float | None = None
         self._last_tracks: Tracks | None = None
@@ -376,6 +401,11 @@ class Tracker:
         recent = t - self._last_seen_t <= s.jump_window_s
         path_from = np.where(recent[:, None], self._x[:, :2], np.nan)
         path_t0 = self._t_state.copy()
+        # knocks are judged on the estimates of the previous frame (see _knocks)
+        self._frame_knocks = None
+        self._frame_live = live_mask
+        self._knock_basis = (self._x.copy(), self._P[:, 0, 0].copy(), self._t_state.copy(),
+                             self._moving.copy())
         self._predict(live_mask, t)
 
         obs_track = np.full(n_obs, -1)  # track row per observation
@@ -383,7 +413,14 @@ class Tracker:
         seen = np.zeros(n_tr, dtype=bool)
         assigned = np.zeros(n_tr, dtype=bool)
 
-        # -- stage 1: Mahalanobis gate on predictions, label cost
+        # -- stage 1: Mahalanobis gate on predictions, label cost. A track of identical
+        # objects (a pawn) seen only once since a knock restarted its motion has
+        # no velocity to predict with yet: it goes to stage 2, where its neighbours' new
+        # positions are decided together with it (in a knocked row, by the least travel).
+        # A unique label (a pool number) tells the object from its neighbours anyway.
+        unsure = (self._moving & (self._jump_t >= self._last_seen_t)
+                  & ~self._unique[self._label])
+        live = np.flatnonzero(live_mask & ~unsure)
         if len(live) and n_obs:
             label_live = self._label[live]
             # A track with a unique label (a pool number, the puck) takes a detection with
@@ -402,6 +439,11 @@ class Tracker:
                 doubtful = (score[None, :] < s.jump_min_score) | (label_live[:, None]
                                                                   != lab[None, :])
                 ok &= ~(coasting[:, None] & doubtful)
+            # a resting track's detection beyond the noise: not one pushed back at it
+            doubt = ok & ~self._moving[live][:, None] & (d2 > _PUSH_TOL_SIGMA**2)
+            if doubt.any():
+                r = np.flatnonzero(doubt.any(axis=1))
+                ok[r] &= self._away_from_push(live[r], z, sigma, self._knocks(live_mask, t))
             cost = np.where(ok, cost, _INFEASIBLE)
             rows, cols = self._assign(cost)
             if len(rows):
@@ -411,11 +453,9 @@ class Tracker:
                 self._stage1_update(tr, z[cols], sigma[cols], d2[rows, cols], t, notes)
 
         # -- stage 2: sudden changes of motion, within physical reach
+        live = np.flatnonzero(live_mask)
         left_tr = live[~assigned[live]]
         left_ob = np.flatnonzero((obs_track < 0) & (score >= s.jump_min_score))
-        if len(left_tr) and len(left_ob):
-            # detections that continue a candidate belong to that new object
-            left_ob = left_ob[~self._continues_candidate(z[left_ob], t)]
         if len(left_tr) and len(left_ob):
             unseen = np.clip(t - self._last_seen_t[left_tr], 0.0, s.jump_window_s)
             reach = s.max_speed_mm_s * unseen + 3 * np.sqrt(self._P[left_tr, 0, 0]) + 10.0
@@ -426,7 +466,7 @@ class Tracker:
             calm = ~self._moving[left_tr] & ~self._struck[lab_tr] & (
                 ~self._unique[lab_tr] | (self._misses[left_tr] > 0))
             if calm.any():
-                reach[calm] = self._calm_reach(left_tr[calm], live, t)
+                reach[calm] = self._calm_reach(left_tr[calm], self._knocks(live_mask, t), t)
             d_last = np.linalg.norm(z[left_ob][None] - self._last_seen_xy[left_tr][:, None],
                                     axis=2)
             d_pred = np.linalg.norm(z[left_ob][None] - self._x[left_tr, None, :2], axis=2)
@@ -434,12 +474,19 @@ class Tracker:
             # by the least total travel, not by the least squared one
             cost = np.minimum(d_pred, d_last)
             same = self._label[left_tr][:, None] == lab[left_ob][None]
-            cost = np.where((d_last <= reach[:, None]) & same, cost, _INFEASIBLE)
+            ok = (d_last <= reach[:, None]) & same
+            # detections that continue a candidate belong to that new object
+            ok &= ~self._continues_candidate(z[left_ob], t)[None]
+            if not self._moving[left_tr].all():
+                ok &= self._away_from_push(left_tr, z[left_ob], sigma[left_ob],
+                                           self._knocks(live_mask, t))
+            cost = np.where(ok, cost, _INFEASIBLE)
             rows, cols = self._assign(cost)
             if len(rows):
                 tr, ob = left_tr[rows], left_ob[cols]
                 obs_track[ob] = tr
-                self._stage2_update(tr, z[ob], sigma[ob], t, obs.frame, notes)
+                self._stage2_update(tr, z[ob], sigma[ob], t, obs.frame, notes,
+                                    self._knocks(live_mask, t))
 
         hit = obs_track >= 0
         rows = obs_track[hit]
@@ -517,39 +564,118 @@ class Tracker:
         ok = sub[r, c] < _INFEASIBLE
         return r_idx[r[ok]], c_idx[c[ok]]
 
-    def _calm_reach(self, rows: np.ndarray, live: np.ndarray, t: float) -> np.ndarray:
+    def _knocks(self, live: np.ndarray, t: float) -> _Knocks:
+        """Which tracks at rest (in play: mask ``live``) a mover may have knocked since they
+        were last seen, how fast they may go and where the push came from (computed once a
+        frame, when first asked, from the estimates before this frame's prediction).
+
+        A mover whose path (predicted to ``t``, over the time the object is unseen, at most
+        ``jump_window_s``) passed within ``knock_near_mm`` may have set it going at up to
+        twice the mover's speed. Contacts run along touching objects (a row of pawns starts
+        at once): from each object a mover's path touched while approaching it (within the
+        sum of the radii, widened by 3 sigma of the mover and ``start_moving_mm``), each
+        touching object is pushed by the touching ones the push reached before it. Only
+        those pushes have a known direction: a mover's own estimate is too rough at the
+        contact (its prediction may run through the object it hit and take its
+        detection), a resting neighbour's position is not."""
+        if self._frame_knocks is not None:
+            return self._frame_knocks
+        self._frame_knocks = self._find_knocks(live, t)
+        return self._frame_knocks
+
+    def _find_knocks(self, live: np.ndarray, t: float) -> _Knocks:
+        s = self.settings
+        n = len(self._id)
+        x, var, t_state, moving = self._knock_basis
+        rows = np.flatnonzero(live & ~moving)
+        movers = np.flatnonzero(live & moving)
+        speed = np.zeros(n)
+        if not len(rows) or not len(movers):
+            return _Knocks(speed, np.zeros((n, 0, 2)), np.zeros((n, 0), dtype=bool))
+        span = np.clip(t - self._last_seen_t[rows], 0.0, s.jump_window_s)
+        t_to = np.minimum(t, self._last_seen_t[movers] + s.coast_s)
+        v = x[movers, 2:]
+        end = x[movers, :2] + v * np.maximum(t_to - t_state[movers], 0.0)[:, None]
+        p = x[rows, None, :2]  # (R, 1, 2)
+        b = end[None]  # (1, M, 2) where each mover is now
+        ab = v[None] * span[:, None, None]  # (R, M, 2) its path since
+        u = np.clip(((p - b + ab) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9),
+                    0.0, 1.0)
+        nearest = b - ab + u[..., None] * ab  # (R, M, 2)
+        near = np.linalg.norm(p - nearest, axis=2) <= s.knock_near_mm
+        mover_speed = np.hypot(v[:, 0], v[:, 1])
+        knock = np.where(near, 2 * mover_speed[None], 0.0).max(axis=1)
+        # the push of a contact: a mover whose path touched the object (within the sum of
+        # their radii, widened by the mover's uncertainty) and that was approaching it
+        r_rows = self._radius[self._label[rows]]
+        contact = r_rows[:, None] + self._radius[self._label[movers]][None, :] + (
+            3 * np.sqrt(var[movers])[None, :] + s.start_moving_mm)
+        # (a path predicted through the object's centre pushes it along the path)
+        through = np.linalg.norm(p - nearest, axis=2) < 1.0
+        approach = ((np.linalg.norm(p - nearest, axis=2) <= contact)
+                    & ((((p - nearest) * v[None]).sum(-1) > 0) | through))
+        # contacts run along touching objects (a row of pawns starts at once), each pushed
+        # by the touching ones reached before it
+        pushed_by = np.zeros((len(rows), len(rows)), dtype=bool)
+        if (knock > 0).any():
+            gap = np.linalg.norm(x[rows, None, :2] - x[None, rows, :2], axis=2)
+            touching = gap <= r_rows[:, None] + r_rows[None, :] + s.start_moving_mm
+            np.fill_diagonal(touching, False)
+            for _ in range(len(rows) if not knock.all() else 0):
+                passed = np.where(touching, knock[None, :], 0.0).max(axis=1)
+                grown = np.maximum(knock, passed)
+                if np.array_equal(grown, knock):
+                    break
+                knock = grown
+            reached = approach.any(axis=1)
+            front = reached
+            while front.any():
+                new = touching & front[None, :] & ~reached[:, None]
+                pushed_by |= new
+                front = new.any(axis=1)
+                reached = reached | front
+        speed[rows] = knock
+        from_xy = np.zeros((n, len(rows), 2))
+        pushes = np.zeros((n, len(rows)), dtype=bool)
+        from_xy[rows] = x[rows, :2][None]
+        pushes[rows] = pushed_by
+        return _Knocks(speed, from_xy, pushes)
+
+    def _away_from_push(self, rows: np.ndarray, z: np.ndarray, sigma: np.ndarray,
+                        knocks: _Knocks) -> np.ndarray:
+        """``(len(rows), len(z))``: may detection ``z`` be track ``row``? A knocked object
+        moves away from what pushed it (a contact pushes along the line of centres), so a
+        detection further back than the noise allows (3 sigma of track and detection)
+        against every push on it is another object (in a row struck from one end, the
+        neighbour behind). Objects pushed by no contact it knows of are not constrained."""
+        ok = np.ones((len(rows), len(z)), dtype=bool)
+        # (a unique label, a pool number, tells the object from its neighbours anyway)
+        knocked = (knocks.speed[rows] > 0) & ~self._unique[self._label[rows]]
+        if not knocked.any() or not len(z):
+            return ok
+        k = rows[knocked]
+        x = self._x[k, :2]
+        away = x[:, None, :] - knocks.from_xy[k]  # (R, K, 2)
+        away /= np.maximum(np.linalg.norm(away, axis=2), 1e-9)[..., None]
+        step = z[None, :, :] - x[:, None, :]  # (R, O, 2)
+        along = np.einsum("rod,rkd->rok", step, away)
+        tol = _PUSH_TOL_SIGMA * np.sqrt(self._P[k, 0, 0][:, None] + sigma[None, :] ** 2)
+        pushes = knocks.pushes[k]
+        fine = ((along >= -tol[..., None]) & pushes[:, None, :]).any(axis=2)
+        # knocked by no mover it knows to have approached: the push could be from anywhere
+        ok[knocked] = fine | ~pushes.any(axis=1)[:, None]
+        return ok
+
+    def _calm_reach(self, rows: np.ndarray, knocks: _Knocks, t: float) -> np.ndarray:
         """How far a resting object of a label with many objects (a Novuss pawn) can have
-        gone while unseen (0: nowhere). Knocked: as far as twice the speed of a mover whose
-        path since the object was last seen passed within ``knock_near_mm`` of it. Moved
-        by hand: hidden ``moved_min_unseen_s`` or longer, to a detection that overlaps
-        where it lay (nothing else can be there)."""
+        gone while unseen (0: nowhere). Knocked (see ``_knocks``): as far as it may move
+        while unseen. Moved by hand: hidden ``moved_min_unseen_s`` or longer, to a detection
+        that overlaps where it lay (nothing else can be there)."""
         s = self.settings
         unseen_s = t - self._last_seen_t[rows]
         span = np.clip(unseen_s, 0.0, s.jump_window_s)
-        reach = np.zeros(len(rows))
-        movers = live[self._moving[live]]
-        if len(movers):
-            p = self._x[rows, None, :2]  # (R, 1, 2)
-            b = self._x[movers][None, :, :2]  # (1, M, 2) where each mover is now
-            ab = self._x[movers][None, :, 2:] * span[:, None, None]  # its path since
-            u = np.clip(((p - b + ab) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9),
-                        0.0, 1.0)
-            d = np.linalg.norm(p - (b - ab + u[..., None] * ab), axis=2)
-            mover_speed = np.hypot(self._x[movers, 2], self._x[movers, 3])
-            knock = np.where(d <= s.knock_near_mm, 2 * mover_speed[None], 0.0).max(axis=1)
-            # contacts run along touching objects: a row of pawns starts at once
-            if (knock > 0).any() and not knock.all():
-                r = self._radius[self._label[rows]]
-                gap = np.linalg.norm(self._x[rows, None, :2] - self._x[None, rows, :2], axis=2)
-                touching = gap <= r[:, None] + r[None, :] + s.start_moving_mm
-                for _ in range(len(rows)):
-                    passed = np.where(touching, knock[None, :], 0.0).max(axis=1)
-                    grown = np.maximum(knock, passed)
-                    if np.array_equal(grown, knock):
-                        break
-                    knock = grown
-            reach = np.where(knock > 0, knock * span + 3 * np.sqrt(self._P[rows, 0, 0]) + 10,
-                             0.0)
+        knock = knocks.speed[rows]
+        reach = np.where(knock > 0, knock * span + 3 * np.sqrt(self._P[rows, 0, 0]) + 10, 0.0)
         # between shots nothing moves: a hidden object found overlapping where it lay was
         # moved by hand
         hidden = (unseen_s >= s.moved_min_unseen_s) & (reach == 0)
@@ -572,14 +698,28 @@ class Tracker:
             self._x[r], self._P[r] = cv_update_position(self._x[r], self._P[r], z[normal],
                                                         sigma[normal])
         if jump.any():
-            self._restart(tr[jump], z[jump], sigma[jump], t)
+            r = tr[jump]
+            self._restart(r, z[jump], sigma[jump], t)
+            # a knocked one waits for a second sighting to confirm its motion
+            knocked = r[self._knocks(self._frame_live, t).speed[r] > 0]
+            self._jump_t[knocked] = t
 
     def _stage2_update(self, tr: np.ndarray, z: np.ndarray, sigma: np.ndarray, t: float,
-                       frame: int, notes: list[TrackNote]) -> None:
+                       frame: int, notes: list[TrackNote], knocks: _Knocks) -> None:
+        """Tracks found by a jump: one seen a second time since its motion restarted
+        confirms that motion (a filter update); a resting one unseen for long, far from
+        where it lay and knocked by nothing, was moved by hand; any other restarts."""
         s = self.settings
+        unsure = (self._moving[tr] & (self._jump_t[tr] >= self._last_seen_t[tr])
+                  & ~self._unique[self._label[tr]])
+        if unsure.any():
+            r = tr[unsure]
+            self._x[r], self._P[r] = cv_update_position(self._x[r], self._P[r], z[unsure],
+                                                        sigma[unsure])
+            tr, z, sigma = tr[~unsure], z[~unsure], sigma[~unsure]
         away = np.linalg.norm(z - self._last_seen_xy[tr], axis=1)
         moved = (~self._moving[tr] & (t - self._last_seen_t[tr] >= s.moved_min_unseen_s)
-                 & (away > s.moved_min_mm))
+                 & (away > s.moved_min_mm) & (knocks.speed[tr] == 0))
         if moved.any():
             r = tr[moved]
             for k, row in enumerate(r):
@@ -587,7 +727,12 @@ class Tracker:
                                         from_xy=self._last_seen_xy[row]))
             self._settle(r, z[moved], sigma[moved], t)
         if (~moved).any():
-            self._restart(tr[~moved], z[~moved], sigma[~moved], t)
+            r = tr[~moved]
+            self._restart(r, z[~moved], sigma[~moved], t)
+            # a knocked one waits for a second sighting to confirm its motion (a hand
+            # moving things between shots is followed as before)
+            knocked = r[knocks.speed[r] > 0]
+            self._jump_t[knocked] = t
 
     def _restart(self, rows: np.ndarray, z: np.ndarray, sigma: np.ndarray, t: float) -> None:
         """A sudden change of motion: restart the filter from the displacement."""
@@ -1040,6 +1185,7 @@ class Tracker:
         self._misses = np.r_[self._misses, 0]
         self._slow_since = np.r_[self._slow_since, np.nan]
         self._anchor_xy = np.vstack([self._anchor_xy, cand.xy_mm])
+        self._jump_t = np.r_[self._jump_t, -np.inf]
         return len(self._id) - 1
 
     # ------------------------------------------------------------------ output
