@@ -104,8 +104,8 @@ _TOUCH_COS = 0.8
 #: ... and only when they closed in on each other at least this fast (mm/s): balls rolling
 #: side by side after a break brush without a contact anyone could see.
 _TOUCH_MIN_APPROACH_MM_S = 50.0
-#: Farthest a striker travels (mm) per frame of look-ahead before it hits something in
-#: the frame it was struck in (12 m/s at 30 fps is 400 mm a frame).
+#: Farthest a striker travels (mm) in a frame (12 m/s at 30 fps is 400 mm): how far it can
+#: have gone before the object it hit in the frame it was struck in.
 _STROKE_REACH_MM = 400.0
 #: Two contacts of one mover closer in time (s) than this are one touch of two objects (a
 #: split hit): the second needs no deflected path to reach its object.
@@ -469,8 +469,6 @@ class MotionEventDetector:
                 if self._shot_on:
                     hit = [s for s in remaining
                            if self._struck_by(s, a, t_a, paths, started, onset)]
-                    if not hit:
-                        hit = self._struck_in_stroke_frame(remaining, started, a, t_a)
                     if hit:
                         explained.update(hit)
                         continue
@@ -1164,51 +1162,6 @@ class MotionEventDetector:
             self._event(EventKind.CUSHION, t_a + tc, a, (self._ref(s),), touch,
                         0.8 * self._quality([s], a), cushion=self.spec.cushions[c].name)
             return
-
-    def _struck_in_stroke_frame(self, waiting: list[int], started: set[int], a: int,
-                                t_a: float) -> list[int]:
-        """The object a striker hit within the frame it was struck in (a puck set just
-        before a row): the striker is first seen already bounced back, so no path of it
-        leads to what it hit. The object hit left along the line of centres, so the striker
-        touched it at its rest position less the sum of radii along its departure; of the
-        waiting objects, the one whose touching point the striker reaches first in a
-        straight line from its own rest, through nothing else. [] when none."""
-        strikers = [j for j in started if self._labels[j] in self.settings.striker_labels
-                    and math.isfinite(self._t_start[j])
-                    and t_a - float(self._t_start[j]) < 2.0 * self._dt]
-        if len(strikers) != 1:
-            return []
-        j = strikers[0]
-        rest = np.flatnonzero(self._mode == _REST)
-        rest = rest[rest != j]
-        best: tuple[float, int, np.ndarray] | None = None
-        for s in waiting:
-            u = self._departure(s, a, t_a)
-            if u is None:
-                continue
-            touch = self._rest_xy[s] - (self._radius[s] + self._radius[j]) * u
-            seg = touch - self._start_xy[j]
-            length = float(np.linalg.norm(seg))
-            if length > self.settings.lag_frames * _STROKE_REACH_MM:
-                continue
-            # the straight run from the striker's rest to there passes no other object
-            others = rest[rest != s]
-            rel = self._rest_xy[others] - self._start_xy[j]
-            along = np.clip(rel @ seg / max(length**2, 1e-9), 0.0, 1.0)
-            off = np.linalg.norm(rel - along[:, None] * seg, axis=1)
-            if np.any(off < self._radius[others] + self._radius[j] - 1.0):
-                continue
-            if best is None or length < best[0]:
-                best = (length, s, touch)
-        if best is None:
-            return []
-        _, s, touch = best
-        t_on = float(self._t_start[s])
-        self._last_pair_t[(min(s, j), max(s, j))] = t_a
-        self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(s)), touch,
-                    0.6 * self._quality([s, j], a), 0.01)
-        self._pressed_cushion(s, self._rest_xy[s] - touch, t_on, a)
-        return [s]
 
     def _struck_by(self, s: int, a: int, t_a: float, paths: dict[int, np.ndarray],
                    started: set[int], onset: np.ndarray) -> bool:
