@@ -551,3 +551,18 @@ def test_ball_struck_into_the_cushion_before_it_is_seen_moving_bounces(seed):
     got = [e for e in of(events, EventKind.CUSHION) if e.labels == ("ball_1",)]
     assert truth and got and got[0].cushion == truth[0].cushion == "foot"
     assert abs(got[0].t_s - truth[0].t_s) < 0.02
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_puck_grazing_the_end_of_a_row_is_found_from_the_far_pawn(seed):
+    # off cushion a, the puck grazes the end pawn of the black row, which the cushion
+    # holds: that pawn hardly moves and the puck hardly bends, but the far pawn flies off
+    from simulation.racks import novuss_start
+
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    events, res, _ = run(NOVUSS, ["puck", *labels], [[-237.87, -473.89], *xy],
+                         physics.Strike(1, -0.2992, 910.6), seed=seed)
+    truth = next(e for e in res.events if e.kind == "contact" and 1 in e.ids)
+    puck = [e for e in of(events, EventKind.CONTACT) if 1 in e.ids]
+    assert puck and set(puck[0].ids) == set(truth.ids)
+    assert abs(puck[0].t_s - truth.t_s) < 0.05

@@ -472,6 +472,8 @@ class MotionEventDetector:
                     if hit:
                         explained.update(hit)
                         continue
+                    if self._struck_through_row(remaining, a, t_a, paths):
+                        continue  # the push runs down the row to them
                 s = remaining.pop(0)
                 if self._unexplained_onset(s, a, look, t_a, onset):
                     started.add(s)
@@ -976,7 +978,8 @@ class MotionEventDetector:
                     links = self._push_links(s, a, t_a, rest, xy, touch, pos, prev)
                     if links is None:
                         continue
-                    t_on = float(self._t_start[first])
+                    t_on = (self._struck_t[first] if first in held
+                            else float(self._t_start[first]))
                     if not math.isfinite(t_on):
                         t_on = t_a + self._window(a)[0] / 2
                     for x, y in links:
@@ -1162,6 +1165,58 @@ class MotionEventDetector:
             self._event(EventKind.CUSHION, t_a + tc, a, (self._ref(s),), touch,
                         0.8 * self._quality([s], a), cushion=self.spec.cushions[c].name)
             return
+
+    def _struck_through_row(self, waiting: list[int], a: int, t_a: float,
+                            paths: dict[int, np.ndarray]) -> bool:
+        """An object starting with no mover near it, at the end of a row of touching
+        resting ones, was pushed through the row: the mover whose path touched a member of
+        the row in the last frames (a puck grazing a row's end pawn, which the cushion
+        holds, sends the far pawn off) hit that member. Emits that contact and marks the
+        member struck, for the push to be passed on down the row."""
+        rest = np.flatnonzero(self._mode == _REST)
+        movers = [j for j in paths if self._mode[j] == _MOVING]
+        if len(rest) < 2 or not movers:
+            return False
+        gap = (np.linalg.norm(self._rest_xy[rest, None] - self._rest_xy[None, rest], axis=2)
+               - self._radius[rest, None] - self._radius[None, rest])
+        touch = gap < 3.0
+        np.fill_diagonal(touch, False)
+        pos = {int(k): m for m, k in enumerate(rest.tolist())}
+        lo = self._window(a)[0] - 2.0 * self._dt
+        best: tuple[float, float, int, int] | None = None
+        for s in waiting:
+            if s not in pos:
+                continue
+            comp, frontier = {pos[s]}, [pos[s]]
+            while frontier:
+                frontier = [m for k in frontier for m in np.flatnonzero(touch[k]).tolist()
+                            if m not in comp]
+                comp.update(frontier)
+            for m in comp - {pos[s]}:
+                k = int(rest[m])
+                still = np.array([self._rest_xy[k], [0.0, 0.0], [0.0, 0.0]])
+                for j in movers:
+                    r = float(self._radius[j] + self._radius[k])
+                    tc = first_touch(paths[j], still, r, lo, 0.0)
+                    score = 0.0
+                    if tc is None:
+                        tc, dmin = closest_approach(paths[j], still, lo, 0.0)
+                        score = dmin - r
+                        if score > self.settings.contact_gate_mm:
+                            continue
+                    if best is None or score < best[0]:
+                        best = (score, tc, j, k)
+        if best is None:
+            return False
+        _, tc, j, k = best
+        key = (min(j, k), max(j, k))
+        if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+            return False
+        self._last_pair_t[key] = t_a
+        self._struck_t[k] = t_a + tc
+        self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(j), self._ref(k)),
+                    eval_path(paths[j], tc), 0.5 * self._quality([j, k], a), 0.01)
+        return True
 
     def _struck_by(self, s: int, a: int, t_a: float, paths: dict[int, np.ndarray],
                    started: set[int], onset: np.ndarray) -> bool:
