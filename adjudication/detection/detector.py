@@ -1204,8 +1204,8 @@ class MotionEventDetector:
                         score = dmin - r
                         if score > self.settings.contact_gate_mm:
                             continue
-                    if best is None or score < best[0]:
-                        best = (score, tc, j, k)
+                    if best is None or (score, tc) < best[:2]:
+                        best = (score, tc, j, k)  # the nearest, then the first reached
         if best is None:
             return False
         _, tc, j, k = best
