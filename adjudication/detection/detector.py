@@ -1107,10 +1107,14 @@ class MotionEventDetector:
         if float(came @ into) < _PUSH_COS * dist * float(np.linalg.norm(into)):
             return None  # it did not run into it: its path only passes by
         # a plain stroke's path, run back, passes its rest before it meets anything (its
-        # rest lies on the path after the touch)
+        # rest lies on the path after the touch), unless it was first seen nearer the
+        # object than it rested (on its way in: a straight bounce comes back over its rest)
         t_rest = float((self._rest_xy[s] - p0) @ v) / qa
         miss = float(np.linalg.norm(p0 + v * t_rest - self._rest_xy[s]))
-        if t_rest > tc and miss < self._radius[s]:
+        went_in = (float(np.linalg.norm(xa[0] - self._rest_xy[j]))
+                   < float(np.linalg.norm(self._rest_xy[s] - self._rest_xy[j]))
+                   - self.settings.onset_min_mm)
+        if t_rest > tc and miss < self._radius[s] and not went_in:
             return None
         return j, tc, touch
 
