@@ -46,8 +46,8 @@ class Layout:
         """From ``(label, x, y)`` or ``(label, x, y, id)`` rows; ids default to the row index."""
         rows = list(rows)
         labels = tuple(str(r[0]) for r in rows)
-        xy = np.array([[float(r[1]), float(r[2])] for r in rows], dtype=float).reshape(-1, 2)  # type: ignore[arg-type]
-        ids = np.array([int(r[3]) if len(r) > 3 else i for i, r in enumerate(rows)], dtype=int)  # type: ignore[call-overload]
+        xy = np.array([[float(r[1]), float(r[2])] for r in rows], dtype=float).reshape(-1, 2)  # type: ignore[arg-type,type-var,unused-ignore]
+        ids = np.array([int(r[3]) if len(r) > 3 else i for i, r in enumerate(rows)], dtype=int)  # type: ignore[call-overload,type-var,unused-ignore]
         return cls(ids, labels, xy)
 
     def __len__(self) -> int:

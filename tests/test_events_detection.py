@@ -566,3 +566,28 @@ def test_puck_grazing_the_end_of_a_row_is_found_from_the_far_pawn(seed):
     puck = [e for e in of(events, EventKind.CONTACT) if 1 in e.ids]
     assert puck and set(puck[0].ids) == set(truth.ids)
     assert abs(puck[0].t_s - truth.t_s) < 0.05
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("away", [False, True])
+def test_stroke_into_a_held_pawn_is_a_bounce_and_a_stroke_away_is_not(seed, away):
+    # the puck rests 25 mm in front of a pawn the cushion holds. Struck at it, it hits it
+    # before the next frame and is first seen coming back: a stroke and a contact. Struck
+    # away from it, its path run back meets the pawn too, but it never touched it. (Seen
+    # every frame: with the puck lost around the stroke a plain stroke fits the same data.)
+    r_pawn, r_puck = NOVUSS.object_for("red_pawn").radius_mm, NOVUSS.object_for("puck").radius_mm
+    y_pawn = -500.0 + r_pawn + 0.5
+    heading = math.pi / 2 if away else -math.pi / 2
+    events, res, _ = run(NOVUSS, ["puck", "red_pawn"],
+                         [[0.0, y_pawn + r_pawn + r_puck + 25.0], [0.0, y_pawn]],
+                         physics.Strike(1, heading, 2500.0), seed=seed,
+                         noise=TrackNoise(dropout=0.0, gap_rate=0.0))
+    assert len(of(events, EventKind.SHOT_START)) == 1
+    # (struck away, it comes back from the far cushion seconds later)
+    contacts = [e for e in of(events, EventKind.CONTACT) if e.t_s < res.t0_s + 0.3]
+    truth = [e for e in res.events if e.kind == "contact" and e.t_s < res.t0_s + 0.3]
+    if away:
+        assert not truth and not contacts
+    else:
+        assert contacts and contacts[0].labels == ("puck", "red_pawn")
+        assert abs(contacts[0].t_s - truth[0].t_s) < 0.02

@@ -1080,7 +1080,7 @@ class MotionEventDetector:
         rest = rest[rest != s]
         if not len(rest):
             return None
-        tau0 = self._window(a)[0]
+        tau0 = self._window(a, s)[0]  # back to when it was last seen at rest
         fit = self._line_after(s, a, t_a, tt, xa)
         if fit is None:
             return None
@@ -1113,7 +1113,7 @@ class MotionEventDetector:
         miss = float(np.linalg.norm(p0 + v * t_rest - self._rest_xy[s]))
         went_in = (float(np.linalg.norm(xa[0] - self._rest_xy[j]))
                    < float(np.linalg.norm(self._rest_xy[s] - self._rest_xy[j]))
-                   - self.settings.onset_min_mm)
+                   - self.settings.hand_min_mm)
         if t_rest > tc and miss < self._radius[s] and not went_in:
             return None
         return j, tc, touch
