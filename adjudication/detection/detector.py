@@ -830,8 +830,9 @@ class MotionEventDetector:
                 cands.append(_Candidate(tc, i, j, r, conf, bounce_only))
         deflected: dict[int, tuple[float, np.ndarray | None]] = {}
         for c in sorted(cands, key=lambda c: c.tc):
-            if c.bounce_only and c.i in explained:
-                continue
+            if c.bounce_only and c.i in explained and not (
+                    c.i in deflected and c.tc - deflected[c.i][0] < _SAME_TOUCH_S):
+                continue  # (a bounce off two held objects at once: a row's junction)
             if not self._reaches(c, paths, moving_before, deflected, a, t_a):
                 continue
             ci, cj = paths[c.i], paths[c.j]
