@@ -684,16 +684,22 @@ class MotionEventDetector:
         t_prev = self._t[(a - 1) % self._hist] - t_a
         grid = np.array([t_prev, 0.0, t_prev - 2 * self._dt])
         c = coef[rows]
+        slots = np.concatenate([moving[rows], rest])
+        rsum = self._radius[moving[rows]][:, None] + self._radius[slots][None, :]  # (R, P)
+        gap = (s_.bend_min_mm / 2 + 2.0 * sig[rows])[:, None]
+        # most frames no mover touches anything now: done before the full test
+        now = np.concatenate([c[:, 0], self._rest_xy[rest]])
+        d_now = np.linalg.norm(now[None] - now[:len(rows), None], axis=2) - rsum
+        d_now[np.arange(len(rows)), np.arange(len(rows))] = np.inf
+        if not np.any(d_now < gap):
+            return out
         pos = np.concatenate([
             c[:, None, 0] + c[:, None, 1] * grid[None, :, None]
             + c[:, None, 2] * (grid**2)[None, :, None],
             np.repeat(self._rest_xy[rest][:, None], 3, axis=1)])
         vel = np.concatenate([c[:, 1] + 2.0 * c[:, 2] * t_prev, np.zeros((len(rest), 2))])
-        slots = np.concatenate([moving[rows], rest])
-        rsum = self._radius[moving[rows]][:, None] + self._radius[slots][None, :]  # (R, P)
         d = np.linalg.norm(pos[None, :, :, :] - pos[:len(rows), None, :, :], axis=3)
         d_prev, d_now, d_back = (d[..., k] - rsum for k in range(3))
-        gap = (s_.bend_min_mm / 2 + 2.0 * sig[rows])[:, None]
         # touching now, not before, and clearly apart a little earlier (a drifting cluster
         # of touching balls is not a contact)
         near = (d_now < gap) & (d_prev > -gap) & (d_now < d_prev) & (d_back > gap + 2.0)
