@@ -91,6 +91,9 @@ _CREEP_MM_S = 80.0
 #: bounce: objects sliding along a cushion wobble across its line by their noise.
 _SCAN_IN_MM_S = 40.0
 _SCAN_OUT_MM_S = 15.0
+#: Objects resting closer than this (mm, between their edges) touch: a push passes from
+#: one to the other at once (a rack, a Novuss row).
+_TOUCH_GAP_MM = 3.0
 #: An object that left rest this recently (s) still passes a push on to the touching
 #: objects it rested against: their onsets may show a frame or two after its own.
 _RECENT_START_S = 0.1
@@ -896,17 +899,16 @@ class MotionEventDetector:
         return True
 
     def _passes_on(self, j: int, starting: np.ndarray, from_xy: np.ndarray | None) -> bool:
-        """Whether resting slot ``j`` touches (within 3 mm) a resting object that starts
-        now: hit, it may hardly move and pass the hit on (a Newton's cradle). With the
-        hitter's position ``from_xy``, that object must lie beyond ``j`` from it (within
-        60 degrees of the line through both): the push goes on the way it came."""
+        """Whether resting slot ``j`` touches a resting object that starts now: hit, it may
+        hardly move and pass the hit on (a Newton's cradle). With the hitter's position
+        ``from_xy``, that object must lie beyond ``j`` from it (within 60 degrees of the
+        line through both): the push goes on the way it came."""
         k = np.flatnonzero(starting & (self._mode == _REST))
         k = k[k != j]
         if not len(k):
             return False
         on = self._rest_xy[k] - self._rest_xy[j]
-        gap = np.linalg.norm(on, axis=1) - self._radius[k] - self._radius[j]
-        ok = gap < 3.0
+        ok = np.linalg.norm(on, axis=1) - self._radius[k] - self._radius[j] < _TOUCH_GAP_MM
         if from_xy is not None:
             into = self._rest_xy[j] - from_xy
             cos = (on @ into) / np.maximum(np.linalg.norm(on, axis=1)
@@ -936,9 +938,9 @@ class MotionEventDetector:
     def _cluster_pushes(self, a: int, starts: list[int], explained: set[int],
                         t_a: float) -> None:
         """Contacts passed on through touching resting objects (a rack, a row of pawns):
-        every object starting now that a chain of touching ones (each within 3 mm of the
-        next) links to one that was struck. The objects in between may hardly move (a
-        Newton's cradle); each link is a contact at the struck object's start. The struck
+        every object starting now that a chain of touching ones (``_TOUCH_GAP_MM``) links
+        to one that was struck. The objects in between may hardly move (a Newton's
+        cradle); each link is a contact at the struck object's start. The struck
         one may have left rest a frame or two before (its onset seen sooner), or not at all
         (held against a cushion). Between shots a hand moves things: only this frame's
         struck objects pass a push on."""
@@ -956,9 +958,7 @@ class MotionEventDetector:
             return
         xy = np.where((self._mode[rest] == _REST)[:, None], self._rest_xy[rest],
                       self._start_xy[rest])
-        d = np.linalg.norm(xy[:, None] - xy[None, :], axis=2)
-        touch = (d - self._radius[rest, None] - self._radius[None, rest] < 3.0)
-        np.fill_diagonal(touch, False)
+        touch = self._touching(rest, xy)
         pos = {int(s): k for k, s in enumerate(rest.tolist())}
         grew = True
         while grew and waiting:
@@ -1002,6 +1002,14 @@ class MotionEventDetector:
                     grew = True
             waiting = [s for s in waiting if s not in explained]
 
+    def _touching(self, slots: np.ndarray, xy: np.ndarray) -> np.ndarray:
+        """``(N, N)``: which of ``slots``, at ``xy``, touch (within ``_TOUCH_GAP_MM``)."""
+        gap = (np.linalg.norm(xy[:, None] - xy[None, :], axis=2)
+               - self._radius[slots, None] - self._radius[None, slots])
+        touch = gap < _TOUCH_GAP_MM
+        np.fill_diagonal(touch, False)
+        return touch
+
     def _push_links(self, s: int, a: int, t_a: float, rest: np.ndarray, xy: np.ndarray,
                     touch: np.ndarray, pos: dict[int, int], prev: dict[int, int]
                     ) -> list[tuple[int, int]] | None:
@@ -1035,7 +1043,7 @@ class MotionEventDetector:
                 pushers.append(k)
         out = list(links)
         for k in pushers:
-            if self._mode[k] == _REST and not self._started_now(k, a):
+            if self._mode[k] == _REST and self._departure(k, a, t_a) is None:
                 up = chain(pos[k])
                 out += [lk for lk in zip(up[:-1], up[1:], strict=True) if lk not in out]
             if (k, s) not in out and (s, k) not in out:
@@ -1052,14 +1060,6 @@ class MotionEventDetector:
             if n > max(self.settings.onset_min_mm, 3.0 * self._sigma_of(s, a)):
                 return d / n
         return None
-
-    def _started_now(self, k: int, a: int) -> bool:
-        """Whether resting slot ``k`` is seen away from its rest in the frames from ``a``."""
-        _, xa = self._samples(k, a, a + self.settings.lag_frames, self._T(a))
-        if not len(xa):
-            return False
-        far = np.linalg.norm(xa - self._rest_xy[k], axis=1)
-        return bool(np.any(far > max(self.settings.onset_min_mm, 3.0 * self._sigma_of(k, a))))
 
     def _start_path(self, j: int, a0: int, t_a: float) -> np.ndarray | None:
         """Path of an object that left rest at ``_t_start[j]``, from its rest position and
@@ -1188,10 +1188,7 @@ class MotionEventDetector:
         movers = [j for j in paths if self._mode[j] == _MOVING]
         if len(rest) < 2 or not movers:
             return False
-        gap = (np.linalg.norm(self._rest_xy[rest, None] - self._rest_xy[None, rest], axis=2)
-               - self._radius[rest, None] - self._radius[None, rest])
-        touch = gap < 3.0
-        np.fill_diagonal(touch, False)
+        touch = self._touching(rest, self._rest_xy[rest])
         pos = {int(k): m for m, k in enumerate(rest.tolist())}
         lo = self._window(a)[0] - 2.0 * self._dt
         best: tuple[float, float, int, int] | None = None
