@@ -272,6 +272,12 @@ def _scripted(xy_mm: np.ndarray, labels: list[str], seen: np.ndarray, seed: int,
     return frames, gt
 
 
+def _puck_x(k: int, contact: int, in_mm_s: float, out_mm_s: float) -> float:
+    """x of a puck sliding along y = 0 into a pawn at the origin (touching at frame
+    ``contact``, x = -37.5) at ``in_mm_s`` and on after it at ``out_mm_s``."""
+    return -37.5 - in_mm_s * max(contact - k, 0) / FPS + out_mm_s * max(k - contact, 0) / FPS
+
+
 def _row_knocked_by_puck(speeds_mm_s: list[float], rest_frames: int = 10,
                          after_frames: int = 8) -> tuple[np.ndarray, list[str]]:
     """A row of touching red pawns at x = 0, 30, 60, ... (y = 0) and the puck sliding in
@@ -282,8 +288,7 @@ def _row_knocked_by_puck(speeds_mm_s: list[float], rest_frames: int = 10,
     xy = np.zeros((frames, n + 1, 2))
     pitch = 2 * NOVUSS.objects["pawn"].radius_mm
     for k in range(frames):
-        puck_x = -37.5 - 1500.0 * max(contact - k, 0) / FPS + 100.0 * max(k - contact, 0) / FPS
-        xy[k, 0] = [puck_x, 0.0]
+        xy[k, 0] = [_puck_x(k, contact, 1500.0, 100.0), 0.0]
         for i, v in enumerate(speeds_mm_s):
             xy[k, i + 1] = [i * pitch + v * max(k - contact, 0) / FPS, 0.0]
     return xy, ["puck"] + ["red_pawn"] * n
@@ -314,8 +319,7 @@ def test_pawn_knocked_while_hidden_is_struck_not_moved_by_hand() -> None:
     frames_n, contact = 30, 19
     xy = np.zeros((frames_n, 2, 2))
     for k in range(frames_n):
-        xy[k, 0] = [-37.5 - 1000.0 * max(contact - k, 0) / FPS
-                    + 300.0 * max(k - contact, 0) / FPS, 0.0]
+        xy[k, 0] = [_puck_x(k, contact, 1000.0, 300.0), 0.0]
         xy[k, 1] = [800.0 * max(k - contact, 0) / FPS, 0.0]
     seen = np.ones((frames_n, 2), dtype=bool)
     seen[10:21, 1] = False
@@ -336,8 +340,7 @@ def test_pawns_knocked_under_a_hand_keep_their_ids_when_they_reappear() -> None:
     frames_n, contact = 30, 19
     xy = np.zeros((frames_n, 3, 2))
     for k in range(frames_n):
-        xy[k, 0] = [-37.5 - 1000.0 * max(contact - k, 0) / FPS
-                    + 300.0 * max(k - contact, 0) / FPS, 0.0]
+        xy[k, 0] = [_puck_x(k, contact, 1000.0, 300.0), 0.0]
         xy[k, 1] = [900.0 * max(k - contact, 0) / FPS, 0.0]
         xy[k, 2] = [30.0 + 900.0 * max(k - contact, 0) / FPS, 0.0]
     seen = np.ones((frames_n, 3), dtype=bool)
