@@ -418,8 +418,7 @@ class Tracker:
         # no velocity to predict with yet: it goes to stage 2, where its neighbours' new
         # positions are decided together with it (in a knocked row, by the least travel).
         # A unique label (a pool number) tells the object from its neighbours anyway.
-        unsure = (self._moving & (self._jump_t >= self._last_seen_t)
-                  & ~self._unique[self._label])
+        unsure = self._unconfirmed(np.arange(n_tr))
         live = np.flatnonzero(live_mask & ~unsure)
         if len(live) and n_obs:
             label_live = self._label[live]
@@ -698,11 +697,7 @@ class Tracker:
             self._x[r], self._P[r] = cv_update_position(self._x[r], self._P[r], z[normal],
                                                         sigma[normal])
         if jump.any():
-            r = tr[jump]
-            self._restart(r, z[jump], sigma[jump], t)
-            # a knocked one waits for a second sighting to confirm its motion
-            knocked = r[self._knocks(self._frame_live, t).speed[r] > 0]
-            self._jump_t[knocked] = t
+            self._restart(tr[jump], z[jump], sigma[jump], t)
 
     def _stage2_update(self, tr: np.ndarray, z: np.ndarray, sigma: np.ndarray, t: float,
                        frame: int, notes: list[TrackNote], knocks: _Knocks) -> None:
@@ -710,8 +705,7 @@ class Tracker:
         confirms that motion (a filter update); a resting one unseen for long, far from
         where it lay and knocked by nothing, was moved by hand; any other restarts."""
         s = self.settings
-        unsure = (self._moving[tr] & (self._jump_t[tr] >= self._last_seen_t[tr])
-                  & ~self._unique[self._label[tr]])
+        unsure = self._unconfirmed(tr)
         if unsure.any():
             r = tr[unsure]
             self._x[r], self._P[r] = cv_update_position(self._x[r], self._P[r], z[unsure],
@@ -727,15 +721,12 @@ class Tracker:
                                         from_xy=self._last_seen_xy[row]))
             self._settle(r, z[moved], sigma[moved], t)
         if (~moved).any():
-            r = tr[~moved]
-            self._restart(r, z[~moved], sigma[~moved], t)
-            # a knocked one waits for a second sighting to confirm its motion (a hand
-            # moving things between shots is followed as before)
-            knocked = r[knocks.speed[r] > 0]
-            self._jump_t[knocked] = t
+            self._restart(tr[~moved], z[~moved], sigma[~moved], t)
 
     def _restart(self, rows: np.ndarray, z: np.ndarray, sigma: np.ndarray, t: float) -> None:
-        """A sudden change of motion: restart the filter from the displacement."""
+        """A sudden change of motion: restart the filter from the displacement. A knocked
+        one waits for a second sighting to confirm that motion (see ``_unconfirmed``); one
+        moved by hand between shots is followed as before."""
         s = self.settings
         dt = np.maximum(t - self._last_seen_t[rows], 1e-3)
         v = (z - self._last_seen_xy[rows]) / dt[:, None]
@@ -748,6 +739,15 @@ class Tracker:
         self._P[rows] = P
         self._moving[rows] = True
         self._slow_since[rows] = np.nan
+        knocked = rows[self._knocks(self._frame_live, t).speed[rows] > 0]
+        self._jump_t[knocked] = t
+
+    def _unconfirmed(self, rows: np.ndarray) -> np.ndarray:
+        """Which tracks of ``rows``, of identical objects (pawns), a knock restarted and
+        nothing has confirmed since (their one-step velocity predicts badly). A unique
+        label (a pool number, the puck) tells the object from its neighbours anyway."""
+        return (self._moving[rows] & (self._jump_t[rows] >= self._last_seen_t[rows])
+                & ~self._unique[self._label[rows]])
 
     def _settle(self, rows: np.ndarray, z: np.ndarray, sigma: np.ndarray, t: float) -> None:
         """Put tracks at rest at ``z`` (moved by hand, placed back, held after coasting)."""
