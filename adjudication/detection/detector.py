@@ -870,7 +870,8 @@ class MotionEventDetector:
             if i in paths and bend[i] and i in moving_before:
                 tau0, tau1, _ = self._window(a, i)
                 # its path before ends at its first contact (a puck stopped by a pawn the
-                # cushion holds does not reach that cushion)
+                # cushion holds does not reach that cushion); _cushion looks half a frame
+                # past the window's end, hence the half frame off here
                 if i in deflected:
                     tau1 = min(tau1, deflected[i][0] + _SAME_TOUCH_S - 0.5 * self._dt)
                 if tau1 > tau0 and self._cushion(i, a, paths[i], tau0, tau1, t_a):
