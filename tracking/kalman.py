@@ -188,6 +188,17 @@ def mahalanobis_sq(
 
     The innovation covariance of pair (i, j) is ``P_pos[i] + sigma_mm[j]^2 I``; the 2 x 2
     inverse is written out so that the whole table is a few array operations."""
+    return innovation_nll(pred_xy_mm, P_pos, z_xy_mm, sigma_mm)[0]
+
+
+def innovation_nll(
+    pred_xy_mm: np.ndarray, P_pos: np.ndarray, z_xy_mm: np.ndarray, sigma_mm: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(d2, log_det)``, each ``(T, O)``: the squared Mahalanobis distance of every
+    observation to every prediction and the log-determinant of their innovation
+    covariance. Their sum is twice the negative log-likelihood (less a constant): an
+    assignment on it lets an uncertain prediction (a track coasting unseen) explain a
+    detection only when no sure one can."""
     dx = z_xy_mm[None, :, 0] - pred_xy_mm[:, 0, None]  # (T, O)
     dy = z_xy_mm[None, :, 1] - pred_xy_mm[:, 1, None]
     s2 = np.asarray(sigma_mm, dtype=float)[None, :] ** 2
@@ -195,5 +206,5 @@ def mahalanobis_sq(
     b = P_pos[:, 0, 1][:, None]
     c = P_pos[:, 1, 1][:, None] + s2
     det = np.maximum(a * c - b * b, 1e-12)
-    out: np.ndarray = (c * dx * dx - 2 * b * dx * dy + a * dy * dy) / det
-    return out
+    d2: np.ndarray = (c * dx * dx - 2 * b * dx * dy + a * dy * dy) / det
+    return d2, np.log(det)

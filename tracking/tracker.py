@@ -52,7 +52,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
 from calibration.tables import Family, TableSpec
-from tracking.kalman import cv_predict, cv_update_position, mahalanobis_sq
+from tracking.kalman import cv_predict, cv_update_position, innovation_nll
 from tracking.types import NoteKind, Observations, TrackNote, Tracks, TrackState
 
 log = logging.getLogger(__name__)
@@ -61,6 +61,8 @@ _INFEASIBLE = 1e9
 #: How far (in sigmas of track and detection) a knocked object's detection may lie behind
 #: it, against every push on it, and still be its own: the noise, not a motion.
 _PUSH_TOL_SIGMA = 3.0
+#: Push sources remembered per knocked track (a disc touches at most six like it).
+_KNOCK_SOURCES = 6
 #: How many objects of each class a Novuss board holds at most (doubles: 4 x 8 pawns).
 _NOVUSS_CAPACITY = {"puck": 1, "red_pawn": 16, "black_pawn": 16}
 
@@ -358,6 +360,12 @@ class Tracker:
         self._slow_since = np.zeros(0)
         self._anchor_xy = np.zeros((0, 2))  # where a moving track's still spell began
         self._jump_t = np.zeros(0)  # when a knock last restarted its motion (one detection)
+        self._path_t0 = np.zeros(0)  # when its present straight motion began, at the latest
+        # the last knock found on each track (see _remember_knocks): when, how fast, and
+        # where its pushes came from (NaN-padded)
+        self._knock_t = np.zeros(0)
+        self._knock_speed = np.zeros(0)
+        self._knock_from = np.zeros((0, _KNOCK_SOURCES, 2))
         self._candidates: list[_Candidate] = []
         self._frame_knocks: _Knocks | None = None  # this frame's, once asked for
         self._frame_live = np.zeros(0, dtype=bool)  # this frame's tracks in play
@@ -428,9 +436,13 @@ class Tracker:
             present[lab] = True
             label_cost = np.where((self._unique & present)[:, None], self._own_only,
                                   self._label_cost)
-            d2 = mahalanobis_sq(self._x[live, :2], self._P[live, :2, :2], z, sigma)
+            d2, log_det = innovation_nll(self._x[live, :2], self._P[live, :2, :2], z, sigma)
             cost = d2 + label_cost[label_live][:, lab]
             ok = cost <= s.gate_chi2
+            # gated on the distance; assigned on the likelihood, so that of two tracks
+            # that could explain a detection the sure one (at rest, just seen) takes it
+            # before one coasting unseen with a wide gate
+            cost += log_det - log_det.min()
             coasting = (self._moving[live] | self._held[live]) & (self._misses[live] > 0)
             if coasting.any():
                 # a coasting track's gate is wide: it takes neither a faint detection nor
@@ -438,6 +450,10 @@ class Tracker:
                 doubtful = (score[None, :] < s.jump_min_score) | (label_live[:, None]
                                                                   != lab[None, :])
                 ok &= ~(coasting[:, None] & doubtful)
+            # a pawn cannot pass through a pawn at rest: what lies beyond is that pawn
+            passing = self._moving[live] & ~self._unique[label_live]
+            if passing.any():
+                ok[passing] &= ~self._through_rest(live[passing], z)
             # a resting track's detection beyond the noise: not one pushed back at it
             doubt = ok & ~self._moving[live][:, None] & (d2 > _PUSH_TOL_SIGMA**2)
             if doubt.any():
@@ -476,6 +492,9 @@ class Tracker:
             ok = (d_last <= reach[:, None]) & same
             # detections that continue a candidate belong to that new object
             ok &= ~self._continues_candidate(z[left_ob], t)[None]
+            passing = self._moving[left_tr] & ~self._unique[lab_tr]
+            if passing.any():
+                ok[passing] &= ~self._through_rest(left_tr[passing], z[left_ob])
             if not self._moving[left_tr].all():
                 ok &= self._away_from_push(left_tr, z[left_ob], sigma[left_ob],
                                            self._knocks(live_mask, t))
@@ -547,6 +566,9 @@ class Tracker:
         t_to = np.where(moving, np.minimum(t, self._last_seen_t + s.coast_s), t)
         dt = np.where(live, np.maximum(t_to - self._t_state, 0.0), 0.0)
         q = np.where(moving, s.q_moving_mm2_s3, s.q_resting_mm2_s3)
+        # an object at rest is still: its filtered velocity is the detector's noise, and
+        # extrapolated while it is hidden it would carry the track away
+        self._x[~moving, 2:] = 0.0
         self._x, self._P = cv_predict(self._x, self._P, dt, q)
         self._t_state = np.where(live, np.maximum(self._t_state, t_to), self._t_state)
 
@@ -583,21 +605,66 @@ class Tracker:
         return self._frame_knocks
 
     def _find_knocks(self, live: np.ndarray, t: float) -> _Knocks:
-        s = self.settings
-        n = len(self._id)
-        x, var, t_state, moving = self._knock_basis
+        moving = self._knock_basis[3]
         rows = np.flatnonzero(live & ~moving)
         movers = np.flatnonzero(live & moving)
+        n = len(self._id)
+        if not len(rows):
+            return _Knocks(np.zeros(n), np.zeros((n, 0, 2)), np.zeros((n, 0), dtype=bool))
+        if len(movers):
+            knocks = self._knocks_by(rows, movers, t)
+        else:
+            knocks = _Knocks(np.zeros(n), np.zeros((n, 0, 2)), np.zeros((n, 0), dtype=bool))
+        self._remember_knocks(rows, knocks, t)
+        return self._with_remembered(rows, knocks, t)
+
+    def _remember_knocks(self, rows: np.ndarray, knocks: _Knocks, t: float) -> None:
+        """Keep the knocks found this frame: a mover that bounced off what it hit no longer
+        runs back through it along its new path, so a knock is judged once, when the
+        mover's path is fresh, and holds while the object stays unseen."""
+        hit = rows[knocks.speed[rows] > 0]
+        if not len(hit):
+            return
+        self._knock_t[hit] = t
+        self._knock_speed[hit] = knocks.speed[hit]
+        sources = np.full((len(hit), _KNOCK_SOURCES, 2), np.nan)
+        for k, row in enumerate(hit):
+            xy = knocks.from_xy[row][knocks.pushes[row]][:_KNOCK_SOURCES]
+            sources[k, :len(xy)] = xy
+        self._knock_from[hit] = sources
+
+    def _with_remembered(self, rows: np.ndarray, knocks: _Knocks, t: float) -> _Knocks:
+        """``knocks`` plus those of earlier frames on objects unseen since (within
+        ``jump_window_s``): their speed, and their pushes as extra sources."""
+        old = rows[(knocks.speed[rows] == 0) & (self._knock_t[rows] > self._last_seen_t[rows])
+                   & (t - self._knock_t[rows] <= self.settings.jump_window_s)]
+        if not len(old):
+            return knocks
+        speed = knocks.speed.copy()
+        speed[old] = self._knock_speed[old]
+        n = len(self._id)
+        extra_xy = np.zeros((n, _KNOCK_SOURCES, 2))
+        extra_push = np.zeros((n, _KNOCK_SOURCES), dtype=bool)
+        extra_xy[old] = np.nan_to_num(self._knock_from[old])
+        extra_push[old] = np.isfinite(self._knock_from[old, :, 0])
+        return _Knocks(speed, np.concatenate([knocks.from_xy, extra_xy], axis=1),
+                       np.concatenate([knocks.pushes, extra_push], axis=1))
+
+    def _knocks_by(self, rows: np.ndarray, movers: np.ndarray, t: float) -> _Knocks:
+        """The knocks of this frame: resting ``rows`` near the paths of ``movers``."""
+        s = self.settings
+        n = len(self._id)
+        x, var, t_state, _ = self._knock_basis
         speed = np.zeros(n)
-        if not len(rows) or not len(movers):
-            return _Knocks(speed, np.zeros((n, 0, 2)), np.zeros((n, 0), dtype=bool))
         span = np.clip(t - self._last_seen_t[rows], 0.0, s.jump_window_s)
         t_to = np.minimum(t, self._last_seen_t[movers] + s.coast_s)
         v = x[movers, 2:]
         end = x[movers, :2] + v * np.maximum(t_to - t_state[movers], 0.0)[:, None]
         p = x[rows, None, :2]  # (R, 1, 2)
         b = end[None]  # (1, M, 2) where each mover is now
-        ab = v[None] * span[:, None, None]  # (R, M, 2) its path since
+        # its path since, back no further than where its present motion began
+        since = np.minimum(span[:, None], np.maximum(t_to - self._path_t0[movers], 0.0)[None])
+        ab = v[None] * since[..., None]  # (R, M, 2)
         u = np.clip(((p - b + ab) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9),
                     0.0, 1.0)
         nearest = b - ab + u[..., None] * ab  # (R, M, 2)
@@ -639,6 +706,31 @@ class Tracker:
         from_xy[rows] = x[rows, :2][None]
         pushes[rows] = pushed_by
         return _Knocks(speed, from_xy, pushes)
+
+    def _through_rest(self, rows: np.ndarray, z: np.ndarray) -> np.ndarray:
+        """``(len(rows), len(z))``: would moving track ``row`` have passed through an object
+        at rest to reach detection ``z``? Its straight path from last frame's estimate runs
+        within half the sum of the radii of the resting object's centre: deeper than any
+        glancing contact. Of two like discs in line, the mover stops and the one it hits
+        goes on (Newton's cradle), so the detection beyond is the struck one's. Resting
+        objects count only if seen within ``jump_window_s`` and not held after coasting."""
+        x, _, _, moving = self._knock_basis
+        t = self._t_s if self._t_s is not None else 0.0
+        rest = np.flatnonzero(~moving & self._frame_live & ~self._held
+                              & (t - self._last_seen_t <= self.settings.jump_window_s))
+        blocked = np.zeros((len(rows), len(z)), dtype=bool)
+        if not len(rest) or not len(z):
+            return blocked
+        a = x[rows, None, None, :2]  # (R, 1, 1, 2) where each mover was
+        ab = z[None, :, None, :] - a  # (R, O, 1, 2) its step to each detection
+        c = x[None, None, rest, :2]  # (1, 1, K, 2) the objects at rest
+        u = np.clip(((c - a) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9), 0.0, 1.0)
+        miss = np.linalg.norm(a + u[..., None] * ab - c, axis=-1)  # (R, O, K)
+        deep = 0.5 * (self._radius[self._label[rows]][:, None]
+                      + self._radius[self._label[rest]][None, :])  # (R, K)
+        inside = miss < deep[:, None, :]
+        inside &= rows[:, None, None] != rest[None, None, :]
+        return inside.any(axis=2)
 
     def _away_from_push(self, rows: np.ndarray, z: np.ndarray, sigma: np.ndarray,
                         knocks: _Knocks) -> np.ndarray:
@@ -738,6 +830,7 @@ class Tracker:
         P[:, 2, 2] = P[:, 3, 3] = (0.5 * speed + 200.0) ** 2
         self._P[rows] = P
         self._moving[rows] = True
+        self._path_t0[rows] = self._last_seen_t[rows]
         self._slow_since[rows] = np.nan
         knocked = rows[self._knocks(self._frame_live, t).speed[rows] > 0]
         self._jump_t[knocked] = t
@@ -1121,6 +1214,10 @@ class Tracker:
         gone = in_play[(self._last_seen_t[in_play] < cand.first_t_s)
                        & (self._misses[in_play] > 0) & ~self._moving[in_play]]
         if len(gone):
+            struck = self._struck_while_hidden(cand, gone, t)
+            if struck is not None:
+                self._take_over(struck, cand, t, seen, matched_xy)
+                return True
             d = np.linalg.norm(self._x[gone, :2] - cand.xy_mm, axis=1)
             held = self._held[gone]
             if held.any():
@@ -1146,6 +1243,29 @@ class Tracker:
             self._take_over(row, cand, t, seen, matched_xy)
             return True
         return None
+
+    def _struck_while_hidden(self, cand: _Candidate, gone: np.ndarray, t: float) -> int | None:
+        """The hidden resting track (of rows ``gone``) that a moving candidate came from:
+        its path run back since the track was last seen passes over the track's place
+        (within the object's radius and the noise). Slowing down, it came at least as far
+        as its present speed gives; faster before, up to twice as far. The nearest to that
+        line; None if the candidate comes from none of them or moves slower than a struck
+        object (10 x ``rest_speed_mm_s``: a hand sliding pawns into a new set-up)."""
+        s = self.settings
+        speed = float(np.linalg.norm(cand.v_mm_s))
+        if speed < s.rest_speed_mm_s * 10:
+            return None
+        back = -cand.v_mm_s / speed
+        rel = self._x[gone, :2] - cand.xy_mm  # (G, 2)
+        along = rel @ back
+        across = np.abs(rel @ np.array([-back[1], back[0]]))
+        reach = 2.0 * speed * (t - self._last_seen_t[gone]) + 10.0
+        r = self._radius[self._label[gone]]
+        on_path = (along > 0) & (along <= reach) & (across <= r + 3 * np.sqrt(
+            self._P[gone, 0, 0]) + 5.0)
+        if not on_path.any():
+            return None
+        return int(gone[on_path][np.argmin(across[on_path])])
 
     def _take_over(self, row: int, cand: _Candidate, t: float, seen: np.ndarray,
                    matched_xy: np.ndarray) -> None:
@@ -1186,6 +1306,11 @@ class Tracker:
         self._slow_since = np.r_[self._slow_since, np.nan]
         self._anchor_xy = np.vstack([self._anchor_xy, cand.xy_mm])
         self._jump_t = np.r_[self._jump_t, -np.inf]
+        self._path_t0 = np.r_[self._path_t0, -np.inf]
+        self._knock_t = np.r_[self._knock_t, -np.inf]
+        self._knock_speed = np.r_[self._knock_speed, 0.0]
+        self._knock_from = np.concatenate([self._knock_from,
+                                           np.full((1, _KNOCK_SOURCES, 2), np.nan)])
         return len(self._id) - 1
 
     # ------------------------------------------------------------------ output
