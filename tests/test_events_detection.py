@@ -591,3 +591,28 @@ def test_stroke_into_a_held_pawn_is_a_bounce_and_a_stroke_away_is_not(seed, away
     else:
         assert contacts and contacts[0].labels == ("puck", "red_pawn")
         assert abs(contacts[0].t_s - truth[0].t_s) < 0.02
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("back_mm", [3.0, 15.0])
+def test_pawn_struck_into_a_corner_pocket_before_a_frame_shows_it_moving_was_hit(
+        seed, back_mm):
+    # a pawn lies just off corner pocket a_right; the puck, played from the edge zone
+    # along cushion a, cuts it in: it drops within 5 ms, so the tracker has it at rest
+    # in one frame and pocketed in the next. The contact is read from where it lay.
+    pocket = next(p for p in NOVUSS.pockets if p.name == "a_right")
+    c = np.array(pocket.centre_xy_mm)
+    u = c / np.linalg.norm(c)
+    pawn = c - u * (pocket.capture_radius_mm + back_mm)
+    hit = pawn - u * (NOVUSS.object_for("red_pawn").radius_mm
+                      + NOVUSS.object_for("puck").radius_mm)
+    puck = np.array([0.0, -450.0])
+    heading = math.atan2(*(hit - puck)[::-1])
+    events, res, _ = run(NOVUSS, ["puck", "red_pawn"], [puck, pawn],
+                         physics.Strike(1, heading, 3000.0), seed=seed)
+    truth = next(e for e in res.events if e.kind == "contact")
+    dropped = next(e for e in res.events if e.kind == "pocket")
+    assert dropped.t_s - truth.t_s < 1 / FPS
+    got = of(events, EventKind.CONTACT)
+    assert len(got) == 1 and set(got[0].ids) == {1, 2}
+    assert abs(got[0].t_s - truth.t_s) < 0.005

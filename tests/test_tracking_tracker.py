@@ -476,3 +476,77 @@ def test_pawn_coasting_unseen_never_takes_the_detection_of_one_at_rest(seed) -> 
             i = np.flatnonzero(tracks.id == own)[0]
             assert tracks.state[i] == TrackState.RESTING, (j, k)
             assert np.linalg.norm(tracks.xy_mm[i] - xy[k, j]) < 5.0, (j, k)
+
+
+def _row_hit_square(far_path_mm: list[float], frames_n: int = 24, contact: int = 12,
+                    n: int = 4) -> tuple[np.ndarray, list[str]]:
+    """The puck comes down square onto the end pawn of a row of black pawns along a rail
+    and bounces back; the far pawn moves along the row by ``far_path_mm[k]`` in the k-th
+    frame after the contact (then stays)."""
+    pitch = 2 * NOVUSS.objects["pawn"].radius_mm
+    xy = np.zeros((frames_n, n + 1, 2))
+    for k in range(frames_n):
+        before, after = max(contact - k, 0) / FPS, max(k - contact, 0) / FPS
+        xy[k, 0] = [0.0, 37.5 + 1000.0 * before + 2000.0 * after]
+        for i in range(n):
+            xy[k, i + 1] = [-i * pitch, 0.0]
+        done = k - contact
+        if done > 0:
+            xy[k, n, 0] -= far_path_mm[min(done, len(far_path_mm)) - 1]
+    return xy, ["puck"] + ["black_pawn"] * n
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_far_pawn_nudged_through_a_row_by_a_puck_that_bounced_keeps_its_id(seed) -> None:
+    # The far pawn creeps 3 mm (within the noise), then 9 mm more, and stops. By the time
+    # it is seen off its place the puck is on its way back, its path nowhere near the
+    # row: the knock judged when the puck bounced off the row still holds.
+    xy, labels = _row_hit_square([3.0, 12.0])
+    frames, gt = _scripted(xy, labels, np.ones(xy.shape[:2], dtype=bool), seed=seed)
+    tracker = Tracker(NOVUSS)
+    run = [tracker.update(o) for o in frames]
+    assert not [n for n in tracker.notes if n.kind is NoteKind.NEW and n.t_s > 0.2]
+    assert id_switches(gt, np.arange(len(frames)), run, max_mm=20.0)["switches"] == 0
+    assert len(run[-1]) == len(labels)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_misread_first_step_of_a_knocked_pawn_does_not_split_it_in_two(seed) -> None:
+    # The far pawn's first detection off its place reads red: a red candidate starts
+    # there. The black detections that follow are the black pawn's, not that candidate's.
+    xy, labels = _row_hit_square([4.0, 7.0, 9.0, 10.0])
+    frames, gt = _scripted(xy, labels, np.ones(xy.shape[:2], dtype=bool), seed=seed)
+    k = 13
+    misread = tuple("red_pawn" if i == len(labels) - 1 else lab
+                    for i, lab in enumerate(frames[k].label))
+    frames[k] = Observations(frames[k].t_s, frames[k].frame, frames[k].xy_mm,
+                             frames[k].sigma_mm, misread, frames[k].score)
+    tracker = Tracker(NOVUSS)
+    run = [tracker.update(o) for o in frames]
+    assert not [n for n in tracker.notes if n.kind is NoteKind.NEW and n.t_s > 0.2]
+    assert len(run[-1]) == len(labels)
+
+
+def test_pawns_of_a_row_lost_in_motion_leave_no_ghost_tracks() -> None:
+    # A bot match (tracking benchmark clip: Novuss, hands over the table, seed 5013): the
+    # puck drives a whole row of black pawns along cushion a, a hand hides part of it, and
+    # the pawns come out of sight as candidates while their tracks still coast. Each
+    # candidate takes over the coasting track it continues; none is left behind as a
+    # track where no pawn is (it would coast on, then hold there for the rest of the game).
+    from adjudication.games import Game
+    from simulation.match import ClipSettings, direct
+    from simulation.observe import ground_truth_from_script
+    from simulation.trackeval import frame_pairs
+
+    gt = ground_truth_from_script(direct(ClipSettings(game=Game.NOVUSS, seed=5013, shots=6,
+                                                      case="hand_over_table")))
+    clip = observe(gt, ObserveSettings(), seed=5013)
+    tracker = Tracker(NOVUSS)
+    astray: dict[int, int] = {}  # frames each track spent 20 mm or more from every object
+    for obs, f in zip(clip.frames, clip.truth_frame, strict=True):
+        tracks = tracker.update(obs)
+        pairs = frame_pairs(gt, int(f), tracks)
+        for j, i in enumerate(pairs.track_ids.tolist()):
+            if not (pairs.distances_mm[:, j] < 20.0).any():
+                astray[i] = astray.get(i, 0) + 1
+    assert max(astray.values()) < 300, sorted(astray.items(), key=lambda kv: -kv[1])[:3]

@@ -318,6 +318,7 @@ class Tracker:
         cap = label_capacity(spec)
         self._capacity = np.array([cap[label] for label in self.labels])
         self._unique = self._capacity == 1
+        self._identical = bool((~self._unique).any())  # a label several objects share
         self._struck = np.array([label in self.settings.struck_labels for label in self.labels])
         self._radius = np.array([spec.object_for(label).radius_mm for label in self.labels])
         # Detections of a different size are never the same object (a Novuss pawn is not
@@ -360,7 +361,9 @@ class Tracker:
         self._slow_since = np.zeros(0)
         self._anchor_xy = np.zeros((0, 2))  # where a moving track's still spell began
         self._jump_t = np.zeros(0)  # when a knock last restarted its motion (one detection)
-        self._path_t0 = np.zeros(0)  # when its present straight motion began, at the latest
+        # when and where its present straight motion began, at the latest
+        self._path_t0 = np.zeros(0)
+        self._path_xy0 = np.zeros((0, 2))
         # the last knock found on each track (see _remember_knocks): when, how fast, and
         # where its pushes came from (NaN-padded)
         self._knock_t = np.zeros(0)
@@ -491,7 +494,7 @@ class Tracker:
             same = self._label[left_tr][:, None] == lab[left_ob][None]
             ok = (d_last <= reach[:, None]) & same
             # detections that continue a candidate belong to that new object
-            ok &= ~self._continues_candidate(z[left_ob], t)[None]
+            ok &= ~self._continues_candidate(z[left_ob], lab[left_ob], t)[None]
             passing = self._moving[left_tr] & ~self._unique[lab_tr]
             if passing.any():
                 ok[passing] &= ~self._through_rest(left_tr[passing], z[left_ob])
@@ -519,6 +522,12 @@ class Tracker:
         self._misses[unseen_rows] += 1
         self._first_miss_t[unseen_rows[self._misses[unseen_rows] == 1]] = t
         self._lost(unseen_rows, t)
+
+        # -- knocks on identical objects (pawns) are judged every frame a mover is in play,
+        # while its path is fresh (see _remember_knocks): a pawn may show its motion only
+        # frames later, or be out of sight and turn up as a candidate
+        if self._identical and (live_mask & self._moving).any():
+            self._knocks(live_mask, t)
 
         # -- candidates and new identities
         free = np.flatnonzero(~hit)
@@ -636,7 +645,7 @@ class Tracker:
     def _with_remembered(self, rows: np.ndarray, knocks: _Knocks, t: float) -> _Knocks:
         """``knocks`` plus those of earlier frames on objects unseen since (within
         ``jump_window_s``): their speed, and their pushes as extra sources."""
-        old = rows[(knocks.speed[rows] == 0) & (self._knock_t[rows] > self._last_seen_t[rows])
+        old = rows[(knocks.speed[rows] == 0) & (self._knock_t[rows] >= self._last_seen_t[rows])
                    & (t - self._knock_t[rows] <= self.settings.jump_window_s)]
         if not len(old):
             return knocks
@@ -662,9 +671,11 @@ class Tracker:
         end = x[movers, :2] + v * np.maximum(t_to - t_state[movers], 0.0)[:, None]
         p = x[rows, None, :2]  # (R, 1, 2)
         b = end[None]  # (1, M, 2) where each mover is now
-        # its path since, back no further than where its present motion began
-        since = np.minimum(span[:, None], np.maximum(t_to - self._path_t0[movers], 0.0)[None])
-        ab = v[None] * since[..., None]  # (R, M, 2)
+        # its path since: back along its present motion, or (begun since, at a bounce or a
+        # stroke) from where that motion began
+        began = (t_to - self._path_t0[movers])[None, :] < span[:, None]  # (R, M)
+        ab = np.where(began[..., None], (end - self._path_xy0[movers])[None],
+                      v[None] * span[:, None, None])  # (R, M, 2)
         u = np.clip(((p - b + ab) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9),
                     0.0, 1.0)
         nearest = b - ab + u[..., None] * ab  # (R, M, 2)
@@ -831,6 +842,7 @@ class Tracker:
         self._P[rows] = P
         self._moving[rows] = True
         self._path_t0[rows] = self._last_seen_t[rows]
+        self._path_xy0[rows] = self._last_seen_xy[rows]
         self._slow_since[rows] = np.nan
         knocked = rows[self._knocks(self._frame_live, t).speed[rows] > 0]
         self._jump_t[knocked] = t
@@ -1138,14 +1150,19 @@ class Tracker:
                         s.candidate_gate_mm + 0.05 * speed * dt)
         return pred, gate, second
 
-    def _continues_candidate(self, z: np.ndarray, t: float) -> np.ndarray:
+    def _continues_candidate(self, z: np.ndarray, lab: np.ndarray, t: float) -> np.ndarray:
+        """Which detections (labels ``lab``) a candidate would take next: within its gate,
+        of its label (a misread of one frame starts a candidate of the wrong label, which
+        must not hold the true object's detections away from its track)."""
         if not self._candidates:
             return np.zeros(len(z), dtype=bool)
         pred, gate, second = self._candidate_gates(t)
         gate = np.where(second, self.settings.candidate_gate_mm, gate)
         dx = z[:, 0, None] - pred[None, :, 0]
         dy = z[:, 1, None] - pred[None, :, 1]
-        out: np.ndarray = (dx * dx + dy * dy <= (gate * gate)[None]).any(axis=1)
+        label = np.array([c.votes.argmax() for c in self._candidates])
+        near = (dx * dx + dy * dy <= (gate * gate)[None]) & (lab[:, None] == label[None])
+        out: np.ndarray = near.any(axis=1)
         return out
 
     def _spawnable(self, z: np.ndarray, lab: np.ndarray) -> np.ndarray:
@@ -1205,14 +1222,25 @@ class Tracker:
                     frame: int, notes: list[TrackNote], seen: np.ndarray,
                     matched_xy: np.ndarray) -> bool | None:
         """A new detection of a label with several objects (Novuss pawns) is, in this order
-        of preference: an object lost in motion and never re-found; one moved by hand from
-        a place now seen empty; a pocketed or off-table one put back (a penalty pawn, a pawn
-        returned to the circle). True when it took over an identity, False when it must
-        wait (an object of its label is hidden and may still be where it was), None when
-        it is a new object."""
+        of preference: an object lost in motion whose coasting prediction it continues;
+        one struck while hidden (``_struck_while_hidden``); one lost in motion and held
+        where it coasted to; one moved by hand from a place now seen empty; a pocketed or
+        off-table one put back (a penalty pawn, a pawn returned to the circle). True when
+        it took over an identity, False when it must wait (an object of its label is
+        hidden and may still be where it was), None when it is a new object."""
         s = self.settings
-        gone = in_play[(self._last_seen_t[in_play] < cand.first_t_s)
-                       & (self._misses[in_play] > 0) & ~self._moving[in_play]]
+        unseen = in_play[(self._last_seen_t[in_play] < cand.first_t_s)
+                         & (self._misses[in_play] > 0)]
+        # lost in motion and still coasting: the candidate where its prediction runs
+        coasting = unseen[self._moving[unseen]]
+        if len(coasting):
+            d = np.linalg.norm(self._x[coasting, :2] - cand.xy_mm, axis=1)
+            near = d <= 3 * np.sqrt(self._P[coasting, 0, 0]) + s.candidate_gate_mm
+            if near.any():
+                self._take_over(int(coasting[near][np.argmin(d[near])]), cand, t, seen,
+                                matched_xy)
+                return True
+        gone = unseen[~self._moving[unseen]]
         if len(gone):
             struck = self._struck_while_hidden(cand, gone, t)
             if struck is not None:
@@ -1246,14 +1274,16 @@ class Tracker:
 
     def _struck_while_hidden(self, cand: _Candidate, gone: np.ndarray, t: float) -> int | None:
         """The hidden resting track (of rows ``gone``) that a moving candidate came from:
-        its path run back since the track was last seen passes over the track's place
+        a mover passed near it since it was last seen (``_knocks``), and the candidate's
+        path run back since then passes over the track's place
         (within the object's radius and the noise). Slowing down, it came at least as far
         as its present speed gives; faster before, up to twice as far. The nearest to that
         line; None if the candidate comes from none of them or moves slower than a struck
         object (10 x ``rest_speed_mm_s``: a hand sliding pawns into a new set-up)."""
         s = self.settings
         speed = float(np.linalg.norm(cand.v_mm_s))
-        if speed < s.rest_speed_mm_s * 10:
+        gone = gone[self._knock_t[gone] >= self._last_seen_t[gone]]  # knocked since seen
+        if speed < s.rest_speed_mm_s * 10 or not len(gone):
             return None
         back = -cand.v_mm_s / speed
         rel = self._x[gone, :2] - cand.xy_mm  # (G, 2)
@@ -1307,6 +1337,7 @@ class Tracker:
         self._anchor_xy = np.vstack([self._anchor_xy, cand.xy_mm])
         self._jump_t = np.r_[self._jump_t, -np.inf]
         self._path_t0 = np.r_[self._path_t0, -np.inf]
+        self._path_xy0 = np.vstack([self._path_xy0, cand.xy_mm])
         self._knock_t = np.r_[self._knock_t, -np.inf]
         self._knock_speed = np.r_[self._knock_speed, 0.0]
         self._knock_from = np.concatenate([self._knock_from,

@@ -372,6 +372,9 @@ class MotionEventDetector:
         leaving = (st == TrackState.POCKETED) | (st == TrackState.OFF_TABLE)
         self._mode[leaving & (self._mode == _NEW)] = _GONE  # gone before we saw it
         live = (self._mode == _REST) | (self._mode == _MOVING)
+        # struck at rest and gone before a frame shows it moving (a pawn by a corner
+        # pocket): its contact is found from where it lay (step 4)
+        vanished = leaving & (self._mode == _REST) if self._shot_on else np.zeros_like(leaving)
         for s in np.flatnonzero(leaving & live).tolist():
             self._removal(int(s), a, int(st[s]))
             self._mode[s] = _GONE
@@ -438,10 +441,11 @@ class MotionEventDetector:
                            paths, a, look, t_a)
 
         # 4. causes of every change
-        triggers = np.flatnonzero(onset | bend).tolist()
+        soon |= vanished
+        triggers = np.flatnonzero(onset | bend | vanished).tolist()
         explained: set[int] = set()
         if triggers:
-            for s in rest.tolist():
+            for s in (*rest.tolist(), *np.flatnonzero(vanished).tolist()):
                 paths.setdefault(s, np.array([self._rest_xy[s], [0.0, 0.0], [0.0, 0.0]]))
             explained = self._causes(a, triggers, paths, onset, bend, soon, t_a, fitted)
 
