@@ -278,11 +278,13 @@ class _Knocks:
     """The resting tracks a mover may have knocked since they were last seen (one frame's
     scratch, see ``Tracker._knocks``): ``speed`` (N,) is how fast each may move now (0: not
     knocked, or not at rest), ``from_xy`` (N, K, 2) where a push on it may have come from
-    (the touching objects at rest) and ``pushes`` (N, K) which of those pushed it."""
+    (the touching objects at rest), ``pushes`` (N, K) which of those pushed it and, for
+    knocks remembered from earlier frames, ``since_s`` how long ago they came."""
 
     speed: np.ndarray
     from_xy: np.ndarray
     pushes: np.ndarray
+    since_s: np.ndarray | None = None  # (N,) how long ago at most (None: any time unseen)
 
 
 def _segment_hits_circle(a: np.ndarray, b: np.ndarray, centre: np.ndarray,
@@ -376,6 +378,7 @@ class Tracker:
         self._knock_basis = (self._x, self._P[:, 0, 0], self._t_state, self._moving)
         self._next_id = 1
         self._t_s: float | None = None
+        self._frame_dt_s = 0.0  # since the frame before
         self._last_tracks: Tracks | None = None
         self.notes: list[TrackNote] = []
         self.last_notes: tuple[TrackNote, ...] = ()
@@ -396,6 +399,7 @@ class Tracker:
             if self._last_tracks is not None:
                 return self._last_tracks
             return Tracks.empty(t if math.isfinite(t) else 0.0, obs.frame)
+        self._frame_dt_s = t - self._t_s if self._t_s is not None else 0.0
         self._t_s = t
         notes: list[TrackNote] = []
         s = self.settings
@@ -433,14 +437,15 @@ class Tracker:
         live = np.flatnonzero(live_mask & ~unsure)
         if len(live) and n_obs:
             label_live = self._label[live]
-            # A track with a unique label (a pool number, the puck) takes a detection with
-            # another label only when its own label is nowhere in the frame: a misread.
-            present = np.zeros(len(self.labels), dtype=bool)
-            present[lab] = True
-            label_cost = np.where((self._unique & present)[:, None], self._own_only,
-                                  self._label_cost)
             d2, log_det = innovation_nll(self._x[live, :2], self._P[live, :2, :2], z, sigma)
-            cost = d2 + label_cost[label_live][:, lab]
+            # A track with a unique label (a pool number, the puck) takes a detection with
+            # another label only when its own label is nowhere within its gate: a misread.
+            # (Two balls whose numbers are misread as each other's in one frame each see
+            # their own number, at the other's place, out of reach.)
+            own = label_live[:, None] == lab[None, :]
+            own_near = (own & (d2 <= s.gate_chi2)).any(axis=1) & self._unique[label_live]
+            cost = d2 + np.where(own_near[:, None], self._own_only[label_live][:, lab],
+                                 self._label_cost[label_live][:, lab])
             ok = cost <= s.gate_chi2
             # gated on the distance; assigned on the likelihood, so that of two tracks
             # that could explain a detection the sure one (at rest, just seen) takes it
@@ -651,13 +656,16 @@ class Tracker:
             return knocks
         speed = knocks.speed.copy()
         speed[old] = self._knock_speed[old]
+        # found one frame and judged on the mover's path over the frame before, at most
+        since = np.full(len(speed), np.inf)
+        since[old] = t - self._knock_t[old] + self._frame_dt_s
         n = len(self._id)
         extra_xy = np.zeros((n, _KNOCK_SOURCES, 2))
         extra_push = np.zeros((n, _KNOCK_SOURCES), dtype=bool)
         extra_xy[old] = np.nan_to_num(self._knock_from[old])
         extra_push[old] = np.isfinite(self._knock_from[old, :, 0])
         return _Knocks(speed, np.concatenate([knocks.from_xy, extra_xy], axis=1),
-                       np.concatenate([knocks.pushes, extra_push], axis=1))
+                       np.concatenate([knocks.pushes, extra_push], axis=1), since)
 
     def _knocks_by(self, rows: np.ndarray, movers: np.ndarray, t: float) -> _Knocks:
         """The knocks of this frame: resting ``rows`` near the paths of ``movers``."""
@@ -776,6 +784,8 @@ class Tracker:
         s = self.settings
         unseen_s = t - self._last_seen_t[rows]
         span = np.clip(unseen_s, 0.0, s.jump_window_s)
+        if knocks.since_s is not None:  # a knock remembered: it came no earlier than then
+            span = np.minimum(span, knocks.since_s[rows])
         knock = knocks.speed[rows]
         reach = np.where(knock > 0, knock * span + 3 * np.sqrt(self._P[rows, 0, 0]) + 10, 0.0)
         # between shots nothing moves: a hidden object found overlapping where it lay was
