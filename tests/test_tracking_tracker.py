@@ -551,20 +551,3 @@ def test_pawns_of_a_row_lost_in_motion_leave_no_ghost_tracks() -> None:
                 astray[i] = astray.get(i, 0) + 1
     assert max(astray.values()) < 300, sorted(astray.items(), key=lambda kv: -kv[1])[:3]
 
-
-def test_two_balls_misread_as_each_others_numbers_stay_put() -> None:
-    # The 3 and the 11 (a solid and its stripe) rest 100 mm apart; in one frame the
-    # detector reads each as the other. Each track sees its own number, but at the other
-    # ball's place, beyond any motion it shows: a misread, not a swap.
-    rng = np.random.default_rng(17)
-    tracker = Tracker(POOL)
-    xy = [[734.0, -57.0], [833.0, -57.0]]
-    before = run_still(tracker, xy, ["ball_3", "ball_11"], 0.0, 10, rng)
-    swapped = tracker.update(make_obs(10 / FPS, np.asarray(xy) + rng.normal(0, 1, (2, 2)),
-                                      ["ball_11", "ball_3"], frame=10))
-    after = run_still(tracker, xy, ["ball_3", "ball_11"], 11 / FPS, 5, rng)
-    for tracks in (swapped, after):
-        for i, x in zip(before.id, before.xy_mm, strict=True):
-            q = np.flatnonzero(tracks.id == i)[0]
-            assert np.linalg.norm(tracks.xy_mm[q] - x) < 5.0
-            assert tracks.state[q] == TrackState.RESTING

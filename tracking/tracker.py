@@ -437,15 +437,14 @@ class Tracker:
         live = np.flatnonzero(live_mask & ~unsure)
         if len(live) and n_obs:
             label_live = self._label[live]
-            d2, log_det = innovation_nll(self._x[live, :2], self._P[live, :2, :2], z, sigma)
             # A track with a unique label (a pool number, the puck) takes a detection with
-            # another label only when its own label is nowhere within its gate: a misread.
-            # (Two balls whose numbers are misread as each other's in one frame each see
-            # their own number, at the other's place, out of reach.)
-            own = label_live[:, None] == lab[None, :]
-            own_near = (own & (d2 <= s.gate_chi2)).any(axis=1) & self._unique[label_live]
-            cost = d2 + np.where(own_near[:, None], self._own_only[label_live][:, lab],
-                                 self._label_cost[label_live][:, lab])
+            # another label only when its own label is nowhere in the frame: a misread.
+            present = np.zeros(len(self.labels), dtype=bool)
+            present[lab] = True
+            label_cost = np.where((self._unique & present)[:, None], self._own_only,
+                                  self._label_cost)
+            d2, log_det = innovation_nll(self._x[live, :2], self._P[live, :2, :2], z, sigma)
+            cost = d2 + label_cost[label_live][:, lab]
             ok = cost <= s.gate_chi2
             # gated on the distance; assigned on the likelihood, so that of two tracks
             # that could explain a detection the sure one (at rest, just seen) takes it
