@@ -286,6 +286,11 @@ class _Knocks:
     pushes: np.ndarray
     since_s: np.ndarray | None = None  # (N,) how long ago at most (None: any time unseen)
 
+    @classmethod
+    def none(cls, n: int) -> _Knocks:
+        """No knock on any of ``n`` tracks."""
+        return cls(np.zeros(n), np.zeros((n, 0, 2)), np.zeros((n, 0), dtype=bool))
+
 
 def _segment_hits_circle(a: np.ndarray, b: np.ndarray, centre: np.ndarray,
                          radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -621,13 +626,9 @@ class Tracker:
         moving = self._knock_basis[3]
         rows = np.flatnonzero(live & ~moving)
         movers = np.flatnonzero(live & moving)
-        n = len(self._id)
         if not len(rows):
-            return _Knocks(np.zeros(n), np.zeros((n, 0, 2)), np.zeros((n, 0), dtype=bool))
-        if len(movers):
-            knocks = self._knocks_by(rows, movers, t)
-        else:
-            knocks = _Knocks(np.zeros(n), np.zeros((n, 0, 2)), np.zeros((n, 0), dtype=bool))
+            return _Knocks.none(len(self._id))
+        knocks = self._knocks_by(rows, movers, t) if len(movers) else _Knocks.none(len(self._id))
         self._remember_knocks(rows, knocks, t)
         return self._with_remembered(rows, knocks, t)
 
@@ -1284,11 +1285,11 @@ class Tracker:
     def _struck_while_hidden(self, cand: _Candidate, gone: np.ndarray, t: float) -> int | None:
         """The hidden resting track (of rows ``gone``) that a moving candidate came from:
         a mover passed near it since it was last seen (``_knocks``), and the candidate's
-        path run back since then passes over the track's place
-        (within the object's radius and the noise). Slowing down, it came at least as far
-        as its present speed gives; faster before, up to twice as far. The nearest to that
-        line; None if the candidate comes from none of them or moves slower than a struck
-        object (10 x ``rest_speed_mm_s``: a hand sliding pawns into a new set-up)."""
+        path run back since then passes over its place (within the object's radius and
+        the noise). Slowing down, it came at least as far as its present speed gives;
+        faster before, up to twice as far. The nearest to that line; None if it comes from
+        none of them or moves slower than a struck object (10 x ``rest_speed_mm_s``: a hand
+        sliding pawns into a new set-up)."""
         s = self.settings
         speed = float(np.linalg.norm(cand.v_mm_s))
         gone = gone[self._knock_t[gone] >= self._last_seen_t[gone]]  # knocked since seen
