@@ -14,7 +14,7 @@ from simulation.observe import GroundTruth, ObserveSettings, ground_truth_from_s
 from simulation.racks import pool_rack
 from simulation.trackeval import id_switches
 from tracking.tracker import Tracker, TrackerSettings
-from tracking.types import NoteKind, Observations, TrackState
+from tracking.types import NoteKind, Observations, Tracks, TrackState
 
 POOL = get_table("pool-9ft")
 NOVUSS = get_table("novuss")
@@ -272,6 +272,11 @@ def _scripted(xy_mm: np.ndarray, labels: list[str], seen: np.ndarray, seed: int,
     return frames, gt
 
 
+def _id_at(tracks: Tracks, xy_mm: np.ndarray) -> int:
+    """The id of the track nearest ``xy_mm``."""
+    return int(tracks.id[np.argmin(np.linalg.norm(tracks.xy_mm - xy_mm, axis=1))])
+
+
 def _puck_x(k: int, contact: int, in_mm_s: float, out_mm_s: float) -> float:
     """x of a puck sliding along y = 0 into a pawn at the origin (touching at frame
     ``contact``, x = -37.5) at ``in_mm_s`` and on after it at ``out_mm_s``."""
@@ -305,8 +310,8 @@ def test_knocked_pawn_never_takes_the_detection_of_the_pawn_behind_it() -> None:
     tracker = Tracker(NOVUSS)
     run = [tracker.update(o) for o in frames[:12]]
     before, after = run[10], run[11]
-    front = int(before.id[np.argmin(np.linalg.norm(before.xy_mm - xy[10, 4], axis=1))])
-    behind = int(before.id[np.argmin(np.linalg.norm(before.xy_mm - xy[10, 3], axis=1))])
+    front = _id_at(before, xy[10, 4])
+    behind = _id_at(before, xy[10, 3])
     front_xy = after.xy_mm[after.id == front][0]
     assert front_xy[0] >= xy[10, 4, 0] - 3.0  # not pulled back onto its neighbour
     behind_xy = after.xy_mm[after.id == behind][0]
@@ -351,8 +356,8 @@ def test_pawns_knocked_under_a_hand_keep_their_ids_when_they_reappear() -> None:
     run = [tracker.update(o) for o in frames]
     first, last = run[9], run[-1]
     for j in (1, 2):  # each pawn ends under the identity it had before the hand
-        before = first.id[np.argmin(np.linalg.norm(first.xy_mm - xy[9, j], axis=1))]
-        after = last.id[np.argmin(np.linalg.norm(last.xy_mm - xy[-1, j], axis=1))]
+        before = _id_at(first, xy[9, j])
+        after = _id_at(last, xy[-1, j])
         assert before == after, (j, before, after)
 
 
@@ -389,7 +394,7 @@ def test_far_pawn_of_a_row_keeps_its_id_after_the_puck_bounces_back() -> None:
     run = [tracker.update(o) for o in frames]
     assert id_switches(gt, np.arange(frames_n), run, max_mm=20.0)["switches"] == 0
     before = run[contact - 1]
-    far = before.id[np.argmin(np.linalg.norm(before.xy_mm - xy[contact - 1, n], axis=1))]
+    far = _id_at(before, xy[contact - 1, n])
     for k in range(contact + 2, frames_n):  # followed from its first detection in motion
         assert np.linalg.norm(run[k].xy_mm[run[k].id == far][0] - xy[k, n]) < 5.0, k
 
@@ -434,8 +439,8 @@ def test_pawn_struck_under_a_hand_is_told_from_one_hidden_longer() -> None:
     tracker = Tracker(NOVUSS)
     run = [tracker.update(o) for o in frames]
     first, last = run[9], run[-1]
-    before = first.id[np.argmin(np.linalg.norm(first.xy_mm - xy[9, 1], axis=1))]
-    after = last.id[np.argmin(np.linalg.norm(last.xy_mm - xy[-1, 1], axis=1))]
+    before = _id_at(first, xy[9, 1])
+    after = _id_at(last, xy[-1, 1])
     assert before == after
     assert not [n for n in tracker.notes if n.kind is NoteKind.MOVED]
 
@@ -471,7 +476,7 @@ def test_pawn_coasting_unseen_never_takes_the_detection_of_one_at_rest(seed) -> 
     run = [tracker.update(o) for o in frames]
     first = run[9]
     for j in (1, 2):
-        own = first.id[np.argmin(np.linalg.norm(first.xy_mm - xy[9, j], axis=1))]
+        own = _id_at(first, xy[9, j])
         for k, tracks in enumerate(run[10:], start=10):  # seen, at rest, where it lies
             i = np.flatnonzero(tracks.id == own)[0]
             assert tracks.state[i] == TrackState.RESTING, (j, k)
