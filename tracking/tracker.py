@@ -650,7 +650,7 @@ class Tracker:
     def _with_remembered(self, rows: np.ndarray, knocks: _Knocks, t: float) -> _Knocks:
         """``knocks`` plus those of earlier frames on objects unseen since (within
         ``jump_window_s``): their speed, and their pushes as extra sources."""
-        old = rows[(knocks.speed[rows] == 0) & (self._knock_t[rows] >= self._last_seen_t[rows])
+        old = rows[(knocks.speed[rows] == 0) & self._knocked_unseen(rows)
                    & (t - self._knock_t[rows] <= self.settings.jump_window_s)]
         if not len(old):
             return knocks
@@ -666,6 +666,11 @@ class Tracker:
         extra_push[old] = np.isfinite(self._knock_from[old, :, 0])
         return _Knocks(speed, np.concatenate([knocks.from_xy, extra_xy], axis=1),
                        np.concatenate([knocks.pushes, extra_push], axis=1), since)
+
+    def _knocked_unseen(self, rows: np.ndarray) -> np.ndarray:
+        """Which tracks of ``rows`` a knock was found on since they were last seen (in the
+        frame they were last seen, too: the motion may show only frames later)."""
+        return self._knock_t[rows] >= self._last_seen_t[rows]
 
     def _knocks_by(self, rows: np.ndarray, movers: np.ndarray, t: float) -> _Knocks:
         """The knocks of this frame: resting ``rows`` near the paths of ``movers``."""
@@ -1292,7 +1297,7 @@ class Tracker:
         sliding pawns into a new set-up)."""
         s = self.settings
         speed = float(np.linalg.norm(cand.v_mm_s))
-        gone = gone[self._knock_t[gone] >= self._last_seen_t[gone]]  # knocked since seen
+        gone = gone[self._knocked_unseen(gone)]
         if speed < s.rest_speed_mm_s * 10 or not len(gone):
             return None
         back = -cand.v_mm_s / speed
