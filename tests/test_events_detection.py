@@ -616,3 +616,51 @@ def test_pawn_struck_into_a_corner_pocket_before_a_frame_shows_it_moving_was_hit
     got = of(events, EventKind.CONTACT)
     assert len(got) == 1 and set(got[0].ids) == {1, 2}
     assert abs(got[0].t_s - truth.t_s) < 0.005
+
+
+def test_break_stroke_that_blur_makes_look_speeding_up_is_a_shot_start():
+    # a 10 m/s break filmed at 60 fps: motion blur scatters the cue ball's centre along
+    # its path by ~10 mm, so its first frames fit a path that speeds up, as a hand's does
+    # and a stroke's never; but no hand moves a ball at 10 m/s (positions from a clip)
+    det = MotionEventDetector(POOL)
+    events = []
+    x_mm = [-845.0, -841.5, -756.9, -607.9, -434.3, -243.1, -105.0, 100.0, 257.0, 442.0]
+    y_mm = [0.0, 3.0, 1.0, 4.7, -11.2, -8.7, -7.0, 4.0, 3.0, -8.0]
+    for k in range(120):
+        t = k / 60.0
+        j = min(max(k - 49, 0), len(x_mm) - 1)
+        xy = np.array([[x_mm[j], y_mm[j]], [600.0, 400.0]])
+        flying = 1 < j < len(x_mm) - 1
+        tr = _rest_tracks(t, xy)
+        events += det.update(Tracks(
+            t, k, tr.id, tr.label, xy, tr.v_mm_s, np.array([9.0 if flying else 1.0, 1.0]),
+            np.array([int(TrackState.MOVING if flying else TrackState.RESTING), 1]), tr.seen,
+            tr.last_seen_t_s, tr.obs_xy_mm))
+    events += det.flush()
+    starts = of(events, EventKind.SHOT_START)
+    assert [e.labels for e in starts] == [("cue_ball",)]
+    assert abs(starts[0].t_s - 50 / 60.0) < 1 / 60.0
+    assert not of(events, EventKind.PLACED) and not of(events, EventKind.MOVED)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_puck_that_glances_off_a_pawn_into_the_cushion_within_a_frame_hits_both(seed):
+    # the pawn lies 20 mm off the left cushion; the puck, coming in at 45 degrees, clips
+    # its far side and reaches the cushion ~16 ms later, before the next frame: the path
+    # seen after is folded by both
+    r_pawn = NOVUSS.object_for("red_pawn").radius_mm
+    r_sum = r_pawn + NOVUSS.object_for("puck").radius_mm
+    pawn = np.array([-NOVUSS.half_wh_mm[0] + r_pawn + 20.0, 0.0])
+    along, side = np.array([-1.0, 1.0]) / math.sqrt(2), np.array([1.0, 1.0]) / math.sqrt(2)
+    aim = pawn - along * r_sum * math.sqrt(0.75) - side * r_sum * 0.5
+    start = aim - 300.0 * along
+    d = along
+    events, res, _ = run(NOVUSS, ["puck", "red_pawn"], [start, pawn],
+                         physics.Strike(1, math.atan2(d[1], d[0]), 2400.0), seed=seed)
+    truth = [(e.kind, getattr(e, "cushion", None), e.t_s) for e in res.events
+             if 1 in e.ids and e.kind in ("contact", "cushion")][:2]
+    assert [k for k, _, _ in truth] == ["contact", "cushion"]
+    assert truth[1][2] - truth[0][2] < 1 / FPS
+    cushions = [e for e in of(events, EventKind.CUSHION) if e.labels == ("puck",)]
+    assert cushions and cushions[0].cushion == truth[1][1]
+    assert abs(cushions[0].t_s - truth[1][2]) < 0.005

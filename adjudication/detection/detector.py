@@ -110,6 +110,10 @@ _TOUCH_MIN_APPROACH_MM_S = 50.0
 #: Farthest a striker travels (mm) in a frame (12 m/s at 30 fps is 400 mm): how far it can
 #: have gone before the object it hit in the frame it was struck in.
 _STROKE_REACH_MM = 400.0
+#: Fastest (mm/s) a hand slides or rolls an object off its rest: a start faster than this
+#: is a stroke even where noise (motion blur at a break's 10 m/s) bends its fitted path
+#: into a speed-up.
+_HAND_MAX_MM_S = 3000.0
 #: Two contacts of one mover closer in time (s) than this are one touch of two objects (a
 #: split hit): the second needs no deflected path to reach its object.
 _SAME_TOUCH_S = 0.002
@@ -880,7 +884,39 @@ class MotionEventDetector:
                     tau1 = min(tau1, deflected[i][0] + _SAME_TOUCH_S - 0.5 * self._dt)
                 if tau1 > tau0 and self._cushion(i, a, paths[i], tau0, tau1, t_a):
                     explained.add(i)
+                elif i in deflected and self._cushion_after_contact(i, a, deflected[i][0],
+                                                                     t_a):
+                    explained.add(i)
         return explained
+
+    def _cushion_after_contact(self, s: int, a: int, tc: float, t_a: float) -> bool:
+        """A mover that hit an object and then a cushion within the same frame: its path
+        after, run back to the contact, lies inside the cushion (the bounce folded it)."""
+        tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
+        if len(tt) < 3:
+            return False
+        after, _ = fit_path(tt, xa, 1 if len(tt) < 4 else 2)
+        r = float(self._radius[s])
+        tol = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
+        p_tc = eval_path(after, tc)
+        for k in range(len(self._cush_a)):
+            n = self._cush_n[k]
+            if float((p_tc - self._cush_a[k]) @ n) - r > -tol:
+                continue
+            t_cu = line_touch(after, self._cush_a[k], n, r, tc, float(tt[0]), leaving=True)
+            if t_cu is None:
+                continue
+            p = eval_path(after, t_cu)
+            ab = self._cush_b[k] - self._cush_a[k]
+            u = float((p - self._cush_a[k]) @ ab) / float(ab @ ab)
+            if not 0.0 <= u <= 1.0 or t_a + t_cu - self._last_cush_t.get(
+                    (s, k), -math.inf) < 3.5 * self._dt:
+                continue
+            self._last_cush_t[(s, k)] = t_a + t_cu
+            self._event(EventKind.CUSHION, t_a + t_cu, a, (self._ref(s),), p,
+                        0.8 * self._quality([s], a), cushion=self.spec.cushions[k].name)
+            return True
+        return False
 
     def _reaches(self, c: _Candidate, paths: dict[int, np.ndarray], moving_before: set[int],
                  deflected: dict[int, tuple[float, np.ndarray | None]], a: int,
@@ -1447,9 +1483,8 @@ class MotionEventDetector:
         s_ = self.settings
         tau0, tau1, _ = self._window(a)
         tt, xa = self._samples(s, a, a + look, t_a)
-        t_on = self._onset_of(s, a, t_a)
-        if t_on is None:
-            t_on = t_a + tau0 / 2
+        timed = self._onset_of(s, a, t_a)
+        t_on = t_a + tau0 / 2 if timed is None else timed
         ballistic = False
         if len(tt) >= 3:
             rel = xa - self._rest_xy[s]
@@ -1462,6 +1497,15 @@ class MotionEventDetector:
                     float(tt.max() - (t_on - t_a)), self._dt)
             else:
                 ballistic = float(c[0]) > s_.strike_min_speed_mm_s
+            gone = np.linalg.norm(rel, axis=1) > 3.0 * self._sigma_of(s, a) + s_.onset_min_mm
+            if not ballistic and np.count_nonzero(gone) >= 2:
+                # mean speed between the first and last samples clear of the rest
+                k0, k1 = np.flatnonzero(gone)[[0, -1]]
+                v_mean = float(np.linalg.norm(xa[k1] - xa[k0])) / float(tt[k1] - tt[k0])
+                ballistic = v_mean > _HAND_MAX_MM_S
+                if ballistic and timed is None:
+                    # it left where that speed, run back, meets its rest
+                    t_on = t_a + float(tt[k0]) - float(np.linalg.norm(rel[k0])) / v_mean
         others = np.flatnonzero(onset)
         others = others[others != s]
         if len(others) and not ballistic:

@@ -133,15 +133,17 @@ def closest_approach(
 
 def line_touch(
     coef: np.ndarray, point_xy: np.ndarray, normal_xy: np.ndarray, offset_mm: float,
-    tau0_s: float, tau1_s: float,
+    tau0_s: float, tau1_s: float, *, leaving: bool = False,
 ) -> float | None:
     """First time in ``[tau0, tau1]`` the path's signed distance from the line through
-    ``point_xy`` (unit ``normal_xy``) falls to ``offset_mm`` while approaching."""
+    ``point_xy`` (unit ``normal_xy``) falls to ``offset_mm`` while approaching (or, with
+    ``leaving``, rises to it while moving away: a path fitted after a bounce)."""
     s0 = (coef[0] - point_xy) @ normal_xy - offset_mm
     s1 = coef[1] @ normal_xy
     s2 = coef[2] @ normal_xy
+    sign = -1.0 if leaving else 1.0
     for r in _real_roots(np.array([s2, s1, s0])):
-        if tau0_s - 1e-9 <= r <= tau1_s + 1e-9 and s1 + 2.0 * s2 * r < 0.0:
+        if tau0_s - 1e-9 <= r <= tau1_s + 1e-9 and sign * (s1 + 2.0 * s2 * r) < 0.0:
             return float(r)
     return None
 
