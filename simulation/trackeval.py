@@ -1,7 +1,10 @@
 """Score a tracker run against ground truth without extra libraries (tests, ratchets).
 
-``match_frames`` pairs, frame by frame, the objects on the table with the tracks in play
-by optimal assignment on the distance (at most ``max_mm`` apart); ``id_switches`` counts,
+``frame_pairs`` pairs, frame by frame, the objects on the table with the tracks in play
+by optimal assignment on the distance (at most ``max_mm`` apart), class by class as MOT
+benchmarks score (MOTChallenge, KITTI): an object matches only tracks of its own label (a
+pool ball only its number, a pawn only its colour), so a ball held hidden beside another
+is never "found" as that other one's track. ``id_switches`` counts,
 as CLEAR-MOT does, how often an object's matched track id changes from its previous
 match. The benchmark (``benchmarks/tracking.py``) computes the full MOT metrics with
 py-motmetrics from the same pairs.
@@ -28,9 +31,14 @@ class FramePairs:
 
 
 def frame_pairs(gt: GroundTruth, f: int, tracks: Tracks) -> FramePairs:
+    """Distances (mm) of the objects on the table to the tracks in play; infinite between
+    different labels."""
     on = gt.status[f] == ON_TABLE
     live = tracks.on_table
     d = np.linalg.norm(gt.xy_mm[f, on][:, None] - tracks.xy_mm[live][None], axis=2)
+    truth_labels = np.array(gt.labels, dtype=object)[on]
+    track_labels = np.array(tracks.label, dtype=object)[live]
+    d = np.where(truth_labels[:, None] == track_labels[None, :], d, np.inf)
     return FramePairs(gt.ids[on], tracks.id[live], d)
 
 

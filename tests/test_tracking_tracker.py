@@ -556,3 +556,21 @@ def test_pawns_of_a_row_lost_in_motion_leave_no_ghost_tracks() -> None:
                 astray[i] = astray.get(i, 0) + 1
     assert max(astray.values()) < 300, sorted(astray.items(), key=lambda kv: -kv[1])[:3]
 
+
+
+def test_scoring_matches_an_object_only_to_tracks_of_its_own_label() -> None:
+    # ball_9's track is held where it was hidden; ball_8's track lies nearer to where
+    # ball_9 really is: scored class by class, ball_9 is missed, never "switched" to id 8
+    t = np.arange(3) / FPS
+    truth_xy = np.array([[[0.0, 0.0], [100.0, 0.0]],
+                         [[25.0, 0.0], [100.0, 0.0]],
+                         [[0.0, 0.0], [100.0, 0.0]]])
+    gt = GroundTruth("pool-9ft", t, np.array([9, 8]), ("ball_9", "ball_8"), truth_xy,
+                     np.zeros((3, 2), int), np.ones((3, 2)))
+    held = np.array([[-30.0, 0.0], [45.0, 0.0]])
+    run = [Tracks(float(k / FPS), k, np.array([19, 18]), ("ball_9", "ball_8"),
+                  truth_xy[k] if k != 1 else held, np.zeros((2, 2)), np.ones(2),
+                  np.ones(2, int), np.ones(2, bool), np.full(2, k / FPS),
+                  truth_xy[k] if k != 1 else held) for k in range(3)]
+    score = id_switches(gt, np.arange(3), run, max_mm=30.0)
+    assert score["switches"] == 0 and score["misses"] == 2
