@@ -63,6 +63,13 @@ _INFEASIBLE = 1e9
 _PUSH_TOL_SIGMA = 3.0
 #: Push sources remembered per knocked track (a disc touches at most six like it).
 _KNOCK_SOURCES = 6
+#: A moving object may have been struck by a mover this near (mm, between centres, beyond
+#: what both travel in ``jump_window_s``), and a filter's speed lag behind a restart or a
+#: bounce (mm/s) is allowed for (see ``Tracker._moving_reach``).
+_CAUSE_NEAR_MM = 200.0
+_SPEED_SLACK_MM_S = 1000.0
+#: ... unless its motion began (a stroke, a bounce) less than this long ago (s).
+_FRESH_MOTION_S = 0.1
 #: How many objects of each class a Novuss board holds at most (doubles: 4 x 8 pawns).
 _NOVUSS_CAPACITY = {"puck": 1, "red_pawn": 16, "black_pawn": 16}
 
@@ -91,7 +98,9 @@ class TrackerSettings:
       objects but lets a lost track grab a farther detection.
     * ``jump_window_s`` (0.2): stage 2 considers at most this much unseen time (reach =
       ``max_speed_mm_s x min(unseen, window)``); objects unseen for longer come back only
-      through confirmed candidates.
+      through confirmed candidates, unless knocked within the window. A moving object
+      reaches less: at most twice the speed of itself or of a mover near it, plus 1 m/s
+      (see ``_moving_reach``), unless its motion began in the last 0.1 s.
       Stage 2 pairs only the same labels: a misread and a sudden change of motion in the
       same frame are left to the next frame.
     * ``jump_min_score`` (0.5): stage 2 uses only detections scoring at least this. A
@@ -481,7 +490,11 @@ class Tracker:
 
         # -- stage 2: sudden changes of motion, within physical reach
         live = np.flatnonzero(live_mask)
-        left_tr = live[~assigned[live]]
+        # objects unseen longer than the window come back through confirmed candidates,
+        # unless knocked within it (a row pushed along under a hand)
+        recent = (t - self._last_seen_t[live] <= s.jump_window_s + self._frame_dt_s) | (
+            t - self._knock_t[live] <= s.jump_window_s)
+        left_tr = live[~assigned[live] & recent]
         left_ob = np.flatnonzero((obs_track < 0) & (score >= s.jump_min_score))
         if len(left_tr) and len(left_ob):
             unseen = np.clip(t - self._last_seen_t[left_tr], 0.0, s.jump_window_s)
@@ -494,6 +507,10 @@ class Tracker:
                 ~self._unique[lab_tr] | (self._misses[left_tr] > 0))
             if calm.any():
                 reach[calm] = self._calm_reach(left_tr[calm], self._knocks(live_mask, t), t)
+            moving = self._moving[left_tr]
+            if moving.any():
+                reach[moving] = np.minimum(reach[moving], self._moving_reach(
+                    left_tr[moving], live_mask, unseen[moving]))
             d_last = np.linalg.norm(z[left_ob][None] - self._last_seen_xy[left_tr][:, None],
                                     axis=2)
             d_pred = np.linalg.norm(z[left_ob][None] - self._x[left_tr, None, :2], axis=2)
@@ -686,24 +703,28 @@ class Tracker:
         b = end[None]  # (1, M, 2) where each mover is now
         # its path since: back along its present motion, or (begun since, at a bounce or a
         # stroke) from where that motion began
-        began = (t_to - self._path_t0[movers])[None, :] < span[:, None]  # (R, M)
+        # (a millisecond's slack: a motion begun just as the object was last seen)
+        began = (t_to - self._path_t0[movers])[None, :] <= span[:, None] + 1e-3  # (R, M)
         ab = np.where(began[..., None], (end - self._path_xy0[movers])[None],
                       v[None] * span[:, None, None])  # (R, M, 2)
         u = np.clip(((p - b + ab) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9),
                     0.0, 1.0)
         nearest = b - ab + u[..., None] * ab  # (R, M, 2)
-        near = np.linalg.norm(p - nearest, axis=2) <= s.knock_near_mm
-        mover_speed = np.hypot(v[:, 0], v[:, 1])
-        knock = np.where(near, 2 * mover_speed[None], 0.0).max(axis=1)
+        gap = np.linalg.norm(p - nearest, axis=2)
         # the push of a contact: a mover whose path touched the object (within the sum of
         # their radii, widened by the mover's uncertainty) and that was approaching it
         r_rows = self._radius[self._label[rows]]
         contact = r_rows[:, None] + self._radius[self._label[movers]][None, :] + (
             3 * np.sqrt(var[movers])[None, :] + s.start_moving_mm)
+        # a mover whose path since it began (a stroke, a bounce) is nearest the object at
+        # its start and goes away from it knocked it only if it began touching it
+        leaving = began & (u <= 0.0) & (((p - (b - ab)) * ab).sum(-1) < 0) & (gap > contact)
+        near = (gap <= s.knock_near_mm) & ~leaving
+        mover_speed = np.hypot(v[:, 0], v[:, 1])
+        knock = np.where(near, 2 * mover_speed[None], 0.0).max(axis=1)
         # (a path predicted through the object's centre pushes it along the path)
-        through = np.linalg.norm(p - nearest, axis=2) < 1.0
-        approach = ((np.linalg.norm(p - nearest, axis=2) <= contact)
-                    & ((((p - nearest) * v[None]).sum(-1) > 0) | through))
+        through = gap < 1.0
+        approach = (gap <= contact) & ((((p - nearest) * v[None]).sum(-1) > 0) | through)
         # contacts run along touching objects (a row of pawns starts at once), each pushed
         # by the touching ones reached before it
         pushed_by = np.zeros((len(rows), len(rows)), dtype=bool)
@@ -780,6 +801,29 @@ class Tracker:
         # knocked by no mover it knows to have approached: the push could be from anywhere
         ok[knocked] = fine | ~pushes.any(axis=1)[:, None]
         return ok
+
+    def _moving_reach(self, rows: np.ndarray, live: np.ndarray, unseen_s: np.ndarray
+                      ) -> np.ndarray:
+        """How far a moving object can have gone while unseen (``unseen_s``, capped at
+        ``jump_window_s``): a collision or a cushion turns it, but it speeds up only when
+        struck by a faster mover, so at most twice the fastest of its own speed and the
+        speeds of the movers that could have reached it (plus ``_SPEED_SLACK_MM_S`` for a
+        filter still catching up), not ``max_speed_mm_s``: a ball rolling alone does not
+        jump to a false detection across the table."""
+        v = np.linalg.norm(self._x[:, 2:4], axis=1)
+        fast = v[rows]
+        others = np.flatnonzero(live & self._moving)
+        if len(others):
+            gap = np.linalg.norm(self._x[rows, None, :2] - self._x[None, others, :2], axis=2)
+            near = gap <= (fast[:, None] + v[None, others]) * self.settings.jump_window_s + (
+                _CAUSE_NEAR_MM)
+            near &= rows[:, None] != others[None, :]
+            fast = np.maximum(fast, np.max(np.where(near, v[None, others], 0.0), axis=1))
+        speed = np.minimum(2.0 * fast + _SPEED_SLACK_MM_S, self.settings.max_speed_mm_s)
+        # a motion begun in the last frames (a stroke, a bounce) has no speed to go by yet
+        fresh = self._t_s - self._path_t0[rows] < _FRESH_MOTION_S
+        speed[fresh] = self.settings.max_speed_mm_s
+        return speed * unseen_s + 3 * np.sqrt(self._P[rows, 0, 0]) + 10.0
 
     def _calm_reach(self, rows: np.ndarray, knocks: _Knocks, t: float) -> np.ndarray:
         """How far a resting object of a label with many objects (a Novuss pawn) can have
