@@ -627,3 +627,23 @@ def test_pawn_behind_a_puck_struck_away_from_it_never_jumps_to_a_false_detection
     first = _id_at(run[10], pawn)
     q = int(np.flatnonzero(run[-1].id == first)[0])
     assert np.linalg.norm(run[-1].xy_mm[q] - pawn) < 5.0, run[-1].xy_mm[q]
+
+
+def test_cue_ball_unseen_after_the_hit_never_takes_the_struck_balls_detection() -> None:
+    # the cue ball is struck into ball_2 at once and stops; ball_2 leaves at 6 m/s. The
+    # next frame misses the cue ball, and ball_2, read right, lies near where the cue
+    # ball's fresh motion predicts it: that is ball_2 (its filter lags its speed), not a
+    # misread of the cue ball
+    cue = [[682.0, -112.0]] * 20 + [[850.0, -218.0], [854.0, -224.0], [858.0, -225.0],
+                                    [863.0, -226.0], [868.0, -227.0]]
+    two = [[894.0, -255.0]] * 20 + [[931.0, -286.0], [1143.0, -439.0], [1356.0, -575.0],
+                                    [1500.0, -640.0], [1500.0, -640.0]]
+    tracker = Tracker(POOL)
+    for k, (c, b) in enumerate(zip(cue, two, strict=True)):
+        xy, labels = ([b], ["ball_2"]) if k == 21 else ([c, b], ["cue_ball", "ball_2"])
+        tracks = tracker.update(make_obs(k / FPS, xy, labels, frame=k))
+        if k == 21:
+            q = tracks.label.index("cue_ball")
+            assert np.linalg.norm(tracks.xy_mm[q] - [1143.0, -439.0]) > 50.0
+            q = tracks.label.index("ball_2")
+            assert tracks.seen[q] and np.linalg.norm(tracks.xy_mm[q] - [1143.0, -439.0]) < 5

@@ -460,6 +460,12 @@ class Tracker:
             d2, log_det = innovation_nll(self._x[live, :2], self._P[live, :2, :2], z, sigma)
             cost = d2 + label_cost[label_live][:, lab]
             ok = cost <= s.gate_chi2
+            # nor is a detection of another unique label a misread where that label's own
+            # object, moving, could be (within its stage-2 reach): a ball just struck, whose
+            # filter has not caught up with its speed yet, is found there in stage 2
+            other = ok & (label_live[:, None] != lab[None, :]) & self._unique[lab][None, :]
+            if other.any():
+                ok &= ~(other & self._claimed(lab, z, live_mask, t)[None, :])
             # gated on the distance; assigned on the likelihood, so that of two tracks
             # that could explain a detection the sure one (at rest, just seen) takes it
             # before one coasting unseen with a wide gate
@@ -801,6 +807,20 @@ class Tracker:
         # knocked by no mover it knows to have approached: the push could be from anywhere
         ok[knocked] = fine | ~pushes.any(axis=1)[:, None]
         return ok
+
+    def _claimed(self, lab: np.ndarray, z: np.ndarray, live: np.ndarray, t: float
+                 ) -> np.ndarray:
+        """Which detections (labels ``lab``) lie within the stage-2 reach of a moving track
+        in play of their own label (``_moving_reach``)."""
+        rows = np.flatnonzero(live & self._moving)
+        if not len(rows):
+            return np.zeros(len(z), dtype=bool)
+        own = self._label[rows][:, None] == lab[None, :]
+        unseen = np.clip(t - self._last_seen_t[rows], 0.0, self.settings.jump_window_s)
+        reach = self._moving_reach(rows, live, unseen)
+        d = np.linalg.norm(z[None] - self._last_seen_xy[rows][:, None], axis=2)
+        out: np.ndarray = (own & (d <= reach[:, None])).any(axis=0)
+        return out
 
     def _moving_reach(self, rows: np.ndarray, live: np.ndarray, unseen_s: np.ndarray
                       ) -> np.ndarray:
