@@ -664,3 +664,36 @@ def test_puck_that_glances_off_a_pawn_into_the_cushion_within_a_frame_hits_both(
     cushions = [e for e in of(events, EventKind.CUSHION) if e.labels == ("puck",)]
     assert cushions and cushions[0].cushion == truth[1][1]
     assert abs(cushions[0].t_s - truth[1][2]) < 0.005
+
+
+def test_puck_set_down_by_hand_and_seen_once_before_the_stroke_is_struck_from_there():
+    # the puck rests in zone a, is carried under a hand to zone b, seen there for a single
+    # frame and hidden again (the player's arm) until the stroke: it is placed where it
+    # was seen, and the stroke leaves from there, not from zone a
+    det = MotionEventDetector(NOVUSS)
+    events = []
+    a_xy, b_xy = np.array([13.0, -399.0]), np.array([-151.0, 376.0])
+    pawn = np.array([300.0, 0.0])
+    for k in range(110):
+        t = k / FPS
+        if k < 30:
+            xy, seen = a_xy, True
+        elif k < 55:
+            xy, seen = a_xy, False
+        elif k == 55:
+            xy, seen = b_xy, True
+        elif k < 80:
+            xy, seen = b_xy, False
+        else:
+            xy, seen = b_xy - [0.0, 3000.0 * (k - 79.5) / FPS], True
+            if xy[1] < -420.0:
+                xy, seen = np.array([xy[0], -420.0]), False
+        tr = _rest_tracks(t, np.array([xy, pawn]), labels=("puck", "red_pawn"),
+                          seen=np.array([seen, True]))
+        events += det.update(tr)
+    events += det.flush()
+    placed = of(events, EventKind.PLACED)
+    assert placed and np.linalg.norm(np.array(placed[-1].xy_mm) - b_xy) < 5.0
+    starts = of(events, EventKind.SHOT_START)
+    assert len(starts) == 1 and np.linalg.norm(np.array(starts[0].xy_mm) - b_xy) < 5.0
+    assert abs(starts[0].t_s - 79.5 / FPS) < 1.5 / FPS

@@ -647,3 +647,20 @@ def test_cue_ball_unseen_after_the_hit_never_takes_the_struck_balls_detection() 
             assert np.linalg.norm(tracks.xy_mm[q] - [1143.0, -439.0]) > 50.0
             q = tracks.label.index("ball_2")
             assert tracks.seen[q] and np.linalg.norm(tracks.xy_mm[q] - [1143.0, -439.0]) < 5
+
+
+def test_faint_false_detection_never_takes_the_first_sighting_of_a_real_object() -> None:
+    # a faint false "puck" (score 0.22) one frame; the real puck set down elsewhere three
+    # frames later, within the reach a second sighting may have, and seen for three
+    # frames only: those three make its identity, none goes to the false one's candidate
+    tracker = Tracker(NOVUSS)
+    pawn = [300.0, 0.0]
+    for k in range(11):
+        obs = make_obs(k / FPS, [pawn], ["red_pawn"], frame=k)
+        tracker.update(_with_false(obs, [-160.0, -114.0], "puck", 0.22) if k == 8 else obs)
+    for k in (11, 12, 13):
+        tracks = tracker.update(make_obs(k / FPS, [pawn, [-150.0, 374.0]],
+                                         ["red_pawn", "puck"], frame=k))
+    assert "puck" in tracks.label
+    q = tracks.label.index("puck")
+    assert np.linalg.norm(tracks.xy_mm[q] - [-150.0, 374.0]) < 5.0

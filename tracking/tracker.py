@@ -1225,7 +1225,10 @@ class Tracker:
         pred = xy + v * dt[:, None]
         speed = np.hypot(v[:, 0], v[:, 1])
         second = np.array([c.hits == 1 for c in cands])
-        gate = np.where(second, np.maximum(s.max_speed_mm_s * dt, s.candidate_gate_mm),
+        # a second sighting may be anywhere within reach, unless the first one was faint (a
+        # false detection would take the next real object's first sighting far away)
+        sure = np.array([c.score_sum >= s.jump_min_score for c in cands])
+        gate = np.where(second & sure, np.maximum(s.max_speed_mm_s * dt, s.candidate_gate_mm),
                         s.candidate_gate_mm + 0.05 * speed * dt)
         return pred, gate, second
 

@@ -426,9 +426,16 @@ class MotionEventDetector:
             exceed[:, 1:] |= (st_ahead == TrackState.POCKETED) | (
                 st_ahead == TrackState.OFF_TABLE)
             need = min(2, look)
-            later = exceed[:, 1:].sum(axis=1) >= need
+            # (of the frames ahead that see it, when it comes back from hiding between
+            # shots: one moved under a hand and hidden again at once is seen away from its
+            # rest only once or twice)
+            back = ~self._seen[rest, (a - 1) % h] & (not self._shot_on)
+            seen_ahead = self._seen[rest][:, ahead[1:]].sum(axis=1)
+            later = exceed[:, 1:].sum(axis=1) >= np.where(back, np.minimum(seen_ahead, need),
+                                                          need)
             onset[rest] = exceed[:, 0] & (later | (look == 0))
             soon[rest] = exceed.sum(axis=1) >= max(need, 1)
+            # (an outlier beyond the onset threshold is not averaged into the rest)
             keep = rest[~onset[rest] & self._seen[rest, col]]
             if len(keep):
                 w = 1.0 / np.minimum(self._rest_n[keep] + 1, 30)
