@@ -664,3 +664,30 @@ def test_faint_false_detection_never_takes_the_first_sighting_of_a_real_object()
     assert "puck" in tracks.label
     q = tracks.label.index("puck")
     assert np.linalg.norm(tracks.xy_mm[q] - [-150.0, 374.0]) < 5.0
+
+
+def test_hidden_puck_ignores_a_one_frame_false_detection_and_follows_its_stroke() -> None:
+    # the puck rests in zone a under the player's arm (unseen); a false "puck" scoring
+    # 0.69 shows once across the board, then the stroke: the puck comes out 140 mm on and
+    # goes on at 1.8 m/s. The false one is never the puck; the stroke keeps its identity
+    puck0, pawn = np.array([16.0, -375.0]), [300.0, 0.0]
+    tracker = Tracker(NOVUSS)
+    for k in range(40):
+        t = k / FPS
+        if k < 20:
+            obs = make_obs(t, [puck0, pawn], ["puck", "red_pawn"], frame=k)
+        elif k < 30:
+            obs = make_obs(t, [pawn], ["red_pawn"], frame=k)
+            if k == 25:
+                obs = _with_false(obs, [419.0, -177.0], "puck", 0.69)
+        else:
+            obs = make_obs(t, [puck0 + [0.0, 140.0 + 60.0 * (k - 30)], pawn],
+                           ["puck", "red_pawn"], frame=k)
+        tracks = tracker.update(obs)
+        q = tracks.label.index("puck") if "puck" in tracks.label else None
+        if 20 <= k < 30:
+            assert q is not None and np.linalg.norm(tracks.xy_mm[q] - puck0) < 5.0, k
+    assert tracks.label.count("puck") == 1
+    q = tracks.label.index("puck")
+    assert tracks.state[q] == TrackState.MOVING and tracks.seen[q]
+    assert [n.kind for n in tracker.notes if n.label == "puck"] == [NoteKind.NEW]

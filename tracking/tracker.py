@@ -70,6 +70,8 @@ _CAUSE_NEAR_MM = 200.0
 _SPEED_SLACK_MM_S = 1000.0
 #: ... unless its motion began (a stroke, a bounce) less than this long ago (s).
 _FRESH_MOTION_S = 0.1
+#: A hidden striker's second sighting runs on within ~30 degrees of its first (cos).
+_SAME_LINE_COS = 0.87
 #: How many objects of each class a Novuss board holds at most (doubles: 4 x 8 pawns).
 _NOVUSS_CAPACITY = {"puck": 1, "red_pawn": 16, "black_pawn": 16}
 
@@ -386,6 +388,9 @@ class Tracker:
         self._knock_speed = np.zeros(0)
         self._knock_from = np.zeros((0, _KNOCK_SOURCES, 2))
         self._candidates: list[_Candidate] = []
+        # a hidden striker's first sighting far from its rest, waiting for a second one
+        # (see _struck_while_hidden_jumps): row -> (time, where, sigma)
+        self._pending_jumps: dict[int, tuple[float, np.ndarray, float]] = {}
         self._frame_knocks: _Knocks | None = None  # this frame's, once asked for
         self._frame_live = np.zeros(0, dtype=bool)  # this frame's tracks in play
         # the estimates they come from: state, position variance, its time, moving
@@ -471,6 +476,12 @@ class Tracker:
             # before one coasting unseen with a wide gate
             cost += log_det - log_det.min()
             coasting = (self._moving[live] | self._held[live]) & (self._misses[live] > 0)
+            # (nor does a striker at rest, unseen for frames, take a faint detection: a false
+            # one, a chalk cube, lies as likely where it is hidden; the striker is set down
+            # in the open and seen sure)
+            faint = (self._misses[live] > 1) & ~coasting & self._struck[label_live]
+            if faint.any():
+                ok &= ~(faint[:, None] & (score[None, :] < s.jump_min_score))
             if coasting.any():
                 # a coasting track's gate is wide: it takes neither a faint detection nor
                 # another label's (a misread is told from another object only up close)
@@ -494,12 +505,17 @@ class Tracker:
                 assigned[tr] = True
                 self._stage1_update(tr, z[cols], sigma[cols], d2[rows, cols], t, notes)
 
-        # -- stage 2: sudden changes of motion, within physical reach
+        # -- stage 2: sudden changes of motion, within physical reach (a hidden striker's
+        # first sighting waits one frame, no longer)
+        self._pending_jumps = {row: p for row, p in self._pending_jumps.items()
+                               if p[0] >= t - self._frame_dt_s - 1e-6}
         live = np.flatnonzero(live_mask)
         # objects unseen longer than the window come back through confirmed candidates,
-        # unless knocked within it (a row pushed along under a hand)
+        # unless knocked within it (a row pushed along under a hand) or strikers at rest
+        # (struck under the player's arm: see _struck_while_hidden_jumps)
         recent = (t - self._last_seen_t[live] <= s.jump_window_s + self._frame_dt_s) | (
-            t - self._knock_t[live] <= s.jump_window_s)
+            t - self._knock_t[live] <= s.jump_window_s) | (
+            self._struck[self._label[live]] & ~self._moving[live])
         left_tr = live[~assigned[live] & recent]
         left_ob = np.flatnonzero((obs_track < 0) & (score >= s.jump_min_score))
         if len(left_tr) and len(left_ob):
@@ -517,16 +533,23 @@ class Tracker:
             if moving.any():
                 reach[moving] = np.minimum(reach[moving], self._moving_reach(
                     left_tr[moving], live_mask, unseen[moving]))
+            pending = np.array([row in self._pending_jumps for row in left_tr.tolist()],
+                               dtype=bool)
             d_last = np.linalg.norm(z[left_ob][None] - self._last_seen_xy[left_tr][:, None],
                                     axis=2)
             d_pred = np.linalg.norm(z[left_ob][None] - self._x[left_tr, None, :2], axis=2)
             # linear in the distance: two objects that start moving at once are told apart
             # by the least total travel, not by the least squared one
             cost = np.minimum(d_pred, d_last)
+            for k in np.flatnonzero(pending):  # (or by where it was first seen again)
+                p_xy = self._pending_jumps[int(left_tr[k])][1]
+                cost[k] = np.minimum(cost[k], np.linalg.norm(z[left_ob] - p_xy, axis=1))
             same = self._label[left_tr][:, None] == lab[left_ob][None]
             ok = (d_last <= reach[:, None]) & same
-            # detections that continue a candidate belong to that new object
-            ok &= ~self._continues_candidate(z[left_ob], lab[left_ob], t)[None]
+            # detections that continue a candidate belong to that new object (but for a
+            # hidden striker's motion, whose first sighting that candidate holds)
+            ok &= ~(self._continues_candidate(z[left_ob], lab[left_ob], t)[None]
+                    & ~pending[:, None])
             passing = self._moving[left_tr] & ~self._unique[lab_tr]
             if passing.any():
                 ok[passing] &= ~self._through_rest(left_tr[passing], z[left_ob])
@@ -537,9 +560,11 @@ class Tracker:
             rows, cols = self._assign(cost)
             if len(rows):
                 tr, ob = left_tr[rows], left_ob[cols]
-                obs_track[ob] = tr
-                self._stage2_update(tr, z[ob], sigma[ob], t, obs.frame, notes,
-                                    self._knocks(live_mask, t))
+                wait, went = self._struck_while_hidden_jumps(tr, z[ob], sigma[ob], t)
+                obs_track[ob[~wait]] = tr[~wait]
+                rest = ~wait & ~went
+                self._stage2_update(tr[rest], z[ob[rest]], sigma[ob[rest]], t, obs.frame,
+                                    notes, self._knocks(live_mask, t))
 
         hit = obs_track >= 0
         rows = obs_track[hit]
@@ -904,6 +929,49 @@ class Tracker:
             self._settle(r, z[moved], sigma[moved], t)
         if (~moved).any():
             self._restart(tr[~moved], z[~moved], sigma[~moved], t)
+
+    def _struck_while_hidden_jumps(self, tr: np.ndarray, z: np.ndarray, sigma: np.ndarray,
+                                   t: float) -> tuple[np.ndarray, np.ndarray]:
+        """Stage-2 jumps of a striker (the cue ball, the puck) at rest and hidden two frames
+        or more, found farther than ``candidate_gate_mm`` from where it lay: as likely a
+        false detection as a stroke or a hand, so the first sighting waits (``wait``) for
+        the next frame to show the object again: further out along the same line (struck:
+        its motion starts from the first sighting and the second updates it, ``went``,
+        done here) or where it was (set down by hand: the usual stage-2 update)."""
+        s = self.settings
+        wait = np.zeros(len(tr), dtype=bool)
+        went = np.zeros(len(tr), dtype=bool)
+        for k, row in enumerate(tr.tolist()):
+            pend = self._pending_jumps.pop(row, None)
+            if (self._moving[row] or not self._struck[self._label[row]]
+                    or self._misses[row] < 2):
+                continue
+            rest = self._last_seen_xy[row]
+            d2 = z[k] - rest
+            n2 = math.hypot(float(d2[0]), float(d2[1]))
+            if n2 <= s.candidate_gate_mm:
+                continue
+            if pend is not None:
+                p_t, p_xy, p_sigma = pend
+                d1, on = p_xy - rest, z[k] - p_xy
+                n1 = math.hypot(float(d1[0]), float(d1[1]))
+                step = math.hypot(float(on[0]), float(on[1]))
+                if (step > s.start_moving_mm and float(d1 @ on) > _SAME_LINE_COS * n1 * step
+                        and step <= s.max_speed_mm_s * (t - p_t) + 3 * float(sigma[k]) + 10):
+                    r = np.array([row])
+                    self._restart(r, p_xy[None], np.array([p_sigma]), p_t)
+                    self._last_seen_t[row], self._last_seen_xy[row] = p_t, p_xy
+                    self._x[r], self._P[r] = cv_predict(self._x[r], self._P[r], t - p_t,
+                                                        s.q_moving_mm2_s3)
+                    self._x[r], self._P[r] = cv_update_position(self._x[r], self._P[r],
+                                                                z[k][None], sigma[k][None])
+                    went[k] = True
+                    continue
+                if step <= s.start_moving_mm + 3 * math.hypot(float(sigma[k]), p_sigma):
+                    continue
+            self._pending_jumps[row] = (t, z[k].copy(), float(sigma[k]))
+            wait[k] = True
+        return wait, went
 
     def _restart(self, rows: np.ndarray, z: np.ndarray, sigma: np.ndarray, t: float) -> None:
         """A sudden change of motion: restart the filter from the displacement. A knocked
