@@ -697,3 +697,22 @@ def test_puck_set_down_by_hand_and_seen_once_before_the_stroke_is_struck_from_th
     starts = of(events, EventKind.SHOT_START)
     assert len(starts) == 1 and np.linalg.norm(np.array(starts[0].xy_mm) - b_xy) < 5.0
     assert abs(starts[0].t_s - 79.5 / FPS) < 1.5 / FPS
+
+
+def test_puck_glimpsed_in_the_hand_over_the_cushion_is_not_placed_there():
+    # carried in from the rail, the puck shows once over cushion b (its centre beyond the
+    # nose line, where no puck can lie) and is hidden again; it is placed where it is set
+    det = MotionEventDetector(NOVUSS)
+    events = []
+    a_xy, over, b_xy = np.array([13.0, -399.0]), np.array([-10.0, 490.0]), np.array(
+        [-15.0, 376.0])
+    for k in range(90):
+        xy, seen = (a_xy, k < 30) if k < 55 else (over, True) if k == 55 else (
+            b_xy, k >= 70)
+        tr = _rest_tracks(k / FPS, np.array([xy, [300.0, 0.0]]), labels=("puck", "red_pawn"),
+                          seen=np.array([seen, True]))
+        events += det.update(tr)
+    events += det.flush()
+    placed = [np.array(e.xy_mm) for e in events if e.kind in (EventKind.PLACED,
+                                                                EventKind.MOVED)]
+    assert placed and all(np.linalg.norm(p - b_xy) < 5.0 for p in placed), placed

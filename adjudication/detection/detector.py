@@ -320,6 +320,14 @@ class MotionEventDetector:
         ok = self._seen[s, cols]
         return self._t[cols[ok]] - tref, self._xy[s, cols[ok]]
 
+    def _on_surface(self, slots: np.ndarray, xy: np.ndarray, sigma: np.ndarray) -> np.ndarray:
+        """Whether objects ``slots`` at ``xy`` could rest there: their centres at least one
+        radius inside every cushion's nose line (within 3 sigma and a few mm)."""
+        depth = np.einsum("scx,cx->sc", xy[:, None] - self._cush_a[None], self._cush_n)
+        slack = 3.0 * sigma + _TOUCH_GAP_MM
+        out: np.ndarray = (depth - self._radius[slots][:, None] >= -slack[:, None]).all(axis=1)
+        return out
+
     def _sigma_of(self, s: int, a: int) -> float:
         v = self._sigma[s, a % self._hist]
         return float(v) if np.isfinite(v) else self.settings.noise_floor_mm
@@ -427,9 +435,12 @@ class MotionEventDetector:
                 st_ahead == TrackState.OFF_TABLE)
             need = min(2, look)
             # (of the frames ahead that see it, when it comes back from hiding between
-            # shots: one moved under a hand and hidden again at once is seen away from its
-            # rest only once or twice)
+            # shots where it can lie: one moved under a hand and hidden again at once is
+            # seen away from its rest only once or twice; one carried over a cushion is
+            # still in the hand)
             back = ~self._seen[rest, (a - 1) % h] & (not self._shot_on)
+            if back.any():
+                back &= self._on_surface(rest, np.nan_to_num(obs[:, 0]), sig)
             seen_ahead = self._seen[rest][:, ahead[1:]].sum(axis=1)
             later = exceed[:, 1:].sum(axis=1) >= np.where(back, np.minimum(seen_ahead, need),
                                                           need)
