@@ -100,7 +100,9 @@ class TrackerSettings:
       objects but lets a lost track grab a farther detection.
     * ``jump_window_s`` (0.2): stage 2 considers at most this much unseen time (reach =
       ``max_speed_mm_s x min(unseen, window)``); objects unseen for longer come back only
-      through confirmed candidates, unless knocked within the window. A moving object
+      through confirmed candidates, unless knocked within the window or strikers at rest
+      (whose first sighting far from where they lay waits a frame for a second one: see
+      ``_struck_while_hidden_jumps``). A moving object
       reaches less: at most twice the speed of itself or of a mover near it, plus 1 m/s
       (see ``_moving_reach``), unless its motion began in the last 0.1 s.
       Stage 2 pairs only the same labels: a misread and a sudden change of motion in the
