@@ -114,6 +114,9 @@ _STROKE_REACH_MM = 400.0
 #: is a stroke even where noise (motion blur at a break's 10 m/s) bends its fitted path
 #: into a speed-up.
 _HAND_MAX_MM_S = 3000.0
+#: A mover faster than this (mm/s; 100 mm a frame at 30 fps) may have its contact up to
+#: half a frame after the frame its bend is flagged in.
+_FAST_MM_S = 3000.0
 #: Two contacts of one mover closer in time (s) than this are one touch of two objects (a
 #: split hit): the second needs no deflected path to reach its object.
 _SAME_TOUCH_S = 0.002
@@ -847,7 +850,10 @@ class MotionEventDetector:
                         exact_only = True  # the striker's bend may show only later
                 ci, cj = paths[i], paths[j]
                 r = float(rsum[jj])
-                tc = first_touch(ci, cj, r, tau0, tau1)
+                # (a fast striker's bend is placed by its samples only to within a frame:
+                # one seen first just after a contact may be flagged the frame before it)
+                fast = bend[i] and float(np.linalg.norm(eval_velocity(ci, tau1))) > _FAST_MM_S
+                tc = first_touch(ci, cj, r, tau0, tau1 + (0.5 * self._dt if fast else 0.0))
                 conf = 1.0
                 if tc is None:
                     if exact_only:
