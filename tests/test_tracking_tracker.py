@@ -691,3 +691,24 @@ def test_hidden_puck_ignores_a_one_frame_false_detection_and_follows_its_stroke(
     q = tracks.label.index("puck")
     assert tracks.state[q] == TrackState.MOVING and tracks.seen[q]
     assert [n.kind for n in tracker.notes if n.label == "puck"] == [NoteKind.NEW]
+
+
+def test_cue_ball_first_seen_blurred_after_its_stroke_keeps_its_identity() -> None:
+    # struck into a ball at once, the cue ball shows first as a faint blur (score 0.42)
+    # 160 mm on, then sure and nearly still: that faint sighting's candidate is the cue
+    # ball itself (there is one), so its track follows, neither moved by hand nor new
+    tracker = Tracker(POOL)
+    rest, blur, stop = [683.0, -112.0], [840.0, -216.0], np.array([854.0, -225.0])
+    for k in range(40):
+        if k < 20:
+            obs = make_obs(k / FPS, [rest], ["cue_ball"], frame=k)
+        elif k == 20:
+            obs = Observations(k / FPS, k, np.array([blur]), np.array([6.0]), ("cue_ball",),
+                               np.array([0.42]))
+        else:
+            obs = make_obs(k / FPS, [stop + [5.0 * (k - 21), -1.0 * (k - 21)]], ["cue_ball"],
+                           frame=k)
+        tracks = tracker.update(obs)
+        if k == 21:
+            assert tracks.seen[0] and np.linalg.norm(tracks.xy_mm[0] - stop) < 5.0
+    assert [n.kind for n in tracker.notes] == [NoteKind.NEW] and len(tracks) == 1

@@ -549,9 +549,10 @@ class Tracker:
             same = self._label[left_tr][:, None] == lab[left_ob][None]
             ok = (d_last <= reach[:, None]) & same
             # detections that continue a candidate belong to that new object (but for a
-            # hidden striker's motion, whose first sighting that candidate holds)
+            # hidden striker's motion, whose first sighting that candidate holds, and for a
+            # unique label: its candidate is the one object, first seen blurred)
             ok &= ~(self._continues_candidate(z[left_ob], lab[left_ob], t)[None]
-                    & ~pending[:, None])
+                    & ~(pending | self._unique[lab_tr])[:, None])
             passing = self._moving[left_tr] & ~self._unique[lab_tr]
             if passing.any():
                 ok[passing] &= ~self._through_rest(left_tr[passing], z[left_ob])
