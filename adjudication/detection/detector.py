@@ -362,7 +362,10 @@ class MotionEventDetector:
                     dt = abs(other.t_s - ev.t_s)
                     if dt < self._dt:
                         spread = math.hypot(sig, osig, self.settings.split_sigma_s)
-                        conf = min(conf, float(_phi(np.array([dt / spread]))[0]))
+                        # how far the order is from a coin toss: 0 for a tie (a puck into
+                        # the junction of two pawns), 0.5 when it is right 3 times in 4
+                        p_order = float(_phi(np.array([dt / spread]))[0])
+                        conf = min(conf, 2.0 * p_order - 1.0)
                 if conf != ev.confidence:
                     ev = Event(ev.kind, ev.t_s, ev.frame, ev.shot, ev.objects, ev.xy_mm, conf,
                                ev.cushion, ev.pocket, ev.line)

@@ -47,7 +47,10 @@ class DetectorSettings:
     * ``shot_end_window_s`` = 0.5: everything must rest this long before ``shot_end`` (the
       rules' suggestion, RULES §0). Longer waits out slow creepers; shorter calls sooner.
     * ``split_sigma_s`` = 0.0015: the one-sigma error assumed for a contact time when two
-      contacts of one striker are compared (their order's confidence).
+      contacts of one striker less than a frame apart are compared. Their confidence is
+      capped at how far their order is from a coin toss, ``2 Phi(dt / sigma) - 1``: 0 for
+      a tie (a puck into the junction of two pawns), 0.5 when the order is right 3 times
+      in 4, so under the rules' ``review_below`` (0.5) such a first contact goes to review.
     * ``gap_factor`` = 0.8: confidence is multiplied by this for each frame missing (not
       seen, dropped, duplicated time) near an event.
     * ``lines``: printed lines whose crossings are events; ``None`` picks the Novuss zone
