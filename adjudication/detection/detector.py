@@ -331,6 +331,22 @@ class MotionEventDetector:
         out: np.ndarray = (depth - self._radius[slots][:, None] >= -slack[:, None]).all(axis=1)
         return out
 
+    def _along_cushion(self, k: int, p: np.ndarray) -> float:
+        """Where ``p`` lies along cushion ``k``'s nose: 0 at one end, 1 at the other."""
+        ab = self._cush_b[k] - self._cush_a[k]
+        return float((p - self._cush_a[k]) @ ab) / float(ab @ ab)
+
+    def _cushion_recent(self, s: int, k: int, t_s: float) -> bool:
+        """Whether slot ``s`` was found at cushion ``k`` within 3.5 frames before ``t_s``
+        (the same bounce, seen again from a later frame)."""
+        return t_s - self._last_cush_t.get((s, k), -math.inf) < 3.5 * self._dt
+
+    def _cushion_event(self, s: int, k: int, t_s: float, a: int, xy: np.ndarray,
+                       conf: float) -> None:
+        self._last_cush_t[(s, k)] = t_s
+        self._event(EventKind.CUSHION, t_s, a, (self._ref(s),), xy, conf,
+                    cushion=self.spec.cushions[k].name)
+
     def _sigma_of(self, s: int, a: int) -> float:
         v = self._sigma[s, a % self._hist]
         return float(v) if np.isfinite(v) else self.settings.noise_floor_mm
@@ -452,7 +468,6 @@ class MotionEventDetector:
                                                           need)
             onset[rest] = exceed[:, 0] & (later | (look == 0))
             soon[rest] = exceed.sum(axis=1) >= max(need, 1)
-            # (an outlier beyond the onset threshold is not averaged into the rest)
             keep = rest[~onset[rest] & self._seen[rest, col]]
             if len(keep):
                 w = 1.0 / np.minimum(self._rest_n[keep] + 1, 30)
@@ -934,14 +949,10 @@ class MotionEventDetector:
             if t_cu is None:
                 continue
             p = eval_path(after, t_cu)
-            ab = self._cush_b[k] - self._cush_a[k]
-            u = float((p - self._cush_a[k]) @ ab) / float(ab @ ab)
-            if not 0.0 <= u <= 1.0 or t_a + t_cu - self._last_cush_t.get(
-                    (s, k), -math.inf) < 3.5 * self._dt:
+            if not 0.0 <= self._along_cushion(k, p) <= 1.0 or self._cushion_recent(
+                    s, k, t_a + t_cu):
                 continue
-            self._last_cush_t[(s, k)] = t_a + t_cu
-            self._event(EventKind.CUSHION, t_a + t_cu, a, (self._ref(s),), p,
-                        0.8 * self._quality([s], a), cushion=self.spec.cushions[k].name)
+            self._cushion_event(s, k, t_a + t_cu, a, p, 0.8 * self._quality([s], a))
             return True
         return False
 
@@ -1233,16 +1244,12 @@ class MotionEventDetector:
             came = touch - start
             if float(came @ n) > -self.settings.onset_min_mm:
                 continue  # it did not come into the cushion from where it rested
-            ab = self._cush_b[c] - self._cush_a[c]
-            u = float((touch - self._cush_a[c]) @ ab) / float(ab @ ab)
-            half = (r + 25.0) / math.sqrt(float(ab @ ab))
-            if not -half <= u <= 1.0 + half:
+            half = (r + 25.0) / float(np.linalg.norm(self._cush_b[c] - self._cush_a[c]))
+            if not -half <= self._along_cushion(c, touch) <= 1.0 + half:
                 continue
-            if t_a + tc - self._last_cush_t.get((s, c), -math.inf) < 3.5 * self._dt:
+            if self._cushion_recent(s, c, t_a + tc):
                 continue
-            self._last_cush_t[(s, c)] = t_a + tc
-            self._event(EventKind.CUSHION, t_a + tc, a, (self._ref(s),), touch,
-                        0.8 * self._quality([s], a), cushion=self.spec.cushions[c].name)
+            self._cushion_event(s, c, t_a + tc, a, touch, 0.8 * self._quality([s], a))
             return
 
     def _struck_through_row(self, waiting: list[int], a: int, t_a: float,
@@ -1360,9 +1367,7 @@ class MotionEventDetector:
             n = self._cush_n[k]
             if float((p - self._cush_a[k]) @ n) - r > 3.0 or float(nrm @ n) > -0.2:
                 continue
-            ab = self._cush_b[k] - self._cush_a[k]
-            u = float((p - self._cush_a[k]) @ ab) / float(ab @ ab)
-            if not 0.0 <= u <= 1.0:
+            if not 0.0 <= self._along_cushion(k, p) <= 1.0:
                 continue
             self._event(EventKind.CUSHION, t_s, a, (self._ref(s),), p - r * n,
                         0.9 * self._quality([s], a), cushion=self.spec.cushions[k].name)
@@ -1391,20 +1396,13 @@ class MotionEventDetector:
                 tc = float(samp[kmin])
                 conf = 0.7
             p = eval_path(coef, tc)
-            ab = self._cush_b[k] - self._cush_a[k]
-            u = float((p - self._cush_a[k]) @ ab) / float(ab @ ab)
-            half = (r + 25.0) / math.sqrt(float(ab @ ab))
-            if not -half <= u <= 1.0 + half:
+            half = (r + 25.0) / float(np.linalg.norm(self._cush_b[k] - self._cush_a[k]))
+            if not -half <= self._along_cushion(k, p) <= 1.0 + half:
                 continue
             if float(eval_velocity(coef, tc) @ n) >= 0 or float(eval_velocity(after, tc) @ n) <= 0:
                 continue
-            conf *= self._quality([s], a)
-            if t_a + tc - self._last_cush_t.get((s, k), -math.inf) < 3.5 * self._dt:
-                found = True
-                continue
-            self._last_cush_t[(s, k)] = t_a + tc
-            self._event(EventKind.CUSHION, t_a + tc, a, (self._ref(s),), p, conf,
-                        cushion=self.spec.cushions[k].name)
+            if not self._cushion_recent(s, k, t_a + tc):
+                self._cushion_event(s, k, t_a + tc, a, p, conf * self._quality([s], a))
             found = True
         return found
 
@@ -1438,12 +1436,10 @@ class MotionEventDetector:
                             tau0, 0.0)
             if tc is None:
                 continue
-            if t_a + tc - self._last_cush_t.get((s, int(k)), -math.inf) < 3.5 * self._dt:
+            if self._cushion_recent(s, int(k), t_a + tc):
                 continue
             p = eval_path(coef[m], tc)
-            ab = self._cush_b[k] - self._cush_a[k]
-            u = float((p - self._cush_a[k]) @ ab) / float(ab @ ab)
-            if not 0.0 <= u <= 1.0:
+            if not 0.0 <= self._along_cushion(int(k), p) <= 1.0:
                 continue
             tt, xa = self._samples(s, a, a + look, t_a)
             if len(tt) < 2:
@@ -1456,9 +1452,7 @@ class MotionEventDetector:
             # (slower ones are objects sliding along the cushion, or noise)
             if v_in < _SCAN_IN_MM_S or v_out < _SCAN_OUT_MM_S or abs(gap) > s_.cushion_gate_mm:
                 continue
-            self._last_cush_t[(s, int(k))] = t_a + tc
-            self._event(EventKind.CUSHION, t_a + tc, a, (self._ref(s),), p,
-                        self._quality([s], a), cushion=self.spec.cushions[k].name)
+            self._cushion_event(s, int(k), t_a + tc, a, p, self._quality([s], a))
 
     def _onset_of(self, s: int, a: int, t_a: float) -> float | None:
         tau0, tau1, _ = self._window(a)
