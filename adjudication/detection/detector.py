@@ -323,13 +323,19 @@ class MotionEventDetector:
         ok = self._seen[s, cols]
         return self._t[cols[ok]] - tref, self._xy[s, cols[ok]]
 
+    def _nose_gaps(self, slots: np.ndarray, xy: np.ndarray) -> np.ndarray:
+        """``(S, C)``: how far (mm) the edge of each object ``slots`` at ``xy`` lies inside
+        each cushion's nose line (negative: over it)."""
+        depth = np.einsum("scx,cx->sc", xy[:, None] - self._cush_a[None], self._cush_n)
+        out: np.ndarray = depth - self._radius[slots][:, None]
+        return out
+
     def _on_surface(self, slots: np.ndarray, xy: np.ndarray, sigma: np.ndarray) -> np.ndarray:
         """Whether objects ``slots`` at ``xy`` could rest there: their centres at least one
         radius inside every cushion's nose line (within 3 sigma and a few mm)."""
-        depth = np.einsum("scx,cx->sc", xy[:, None] - self._cush_a[None], self._cush_n)
         slack = 3.0 * sigma + _TOUCH_GAP_MM
-        out: np.ndarray = (depth - self._radius[slots][:, None] >= -slack[:, None]).all(axis=1)
-        return out
+        inside = self._nose_gaps(slots, xy) >= -slack[:, None]
+        return np.asarray(inside.all(axis=1), dtype=bool)
 
     def _along_cushion(self, k: int, p: np.ndarray) -> float:
         """Where ``p`` lies along cushion ``k``'s nose: 0 at one end, 1 at the other."""
@@ -997,8 +1003,7 @@ class MotionEventDetector:
 
     def _held(self, s: int) -> bool:
         """Whether resting slot ``s`` lies against a cushion (within 3 mm of its nose)."""
-        d = (self._rest_xy[s] - self._cush_a) @ self._cush_n.T
-        return bool(np.any(np.diag(d) - self._radius[s] < 3.0))
+        return bool(np.any(self._nose_gaps(np.array([s]), self._rest_xy[s][None]) < 3.0))
 
     def _bounced_off(self, i: int, a: int, ci: np.ndarray, cj: np.ndarray, tc: float,
                      t_a: float) -> bool:
