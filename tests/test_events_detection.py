@@ -753,3 +753,24 @@ def test_puck_into_the_junction_of_two_pawns_is_a_tie_for_review(seed):
     assert len({e.ids for e in truth[:2]}) == 2 and abs(truth[1].t_s - truth[0].t_s) < 1e-3
     puck = [e for e in of(events, EventKind.CONTACT) if "puck" in e.labels][:2]
     assert len(puck) == 2 and puck[0].confidence < 0.5
+
+
+def test_pawn_pushed_along_the_cushion_it_lay_against_never_hits_it():
+    # two pawns in a row against cushion a; the puck drives the first into the cushion,
+    # and it pushes the second straight along it. The noise wobbles that pawn across
+    # the cushion's line all the way to the pocket, which is no contact with the cushion
+    # (WPA 8.4: a ball frozen to a rail counts only once it leaves and returns)
+    r_pawn = NOVUSS.object_for("red_pawn").radius_mm
+    y_pawn = -500.0 + r_pawn + 0.5
+    row = [[-200.0, y_pawn], [-200.0 + 2 * r_pawn + 0.5, y_pawn]]
+    late = {}
+    for seed in range(20):
+        events, res, _ = run(NOVUSS, ["puck", "red_pawn", "red_pawn"],
+                             [[-330.0, y_pawn + 40.0], *row],
+                             physics.Strike(1, math.atan2(-40.0, 130.0), 2500.0), seed=seed)
+        hit = next(e.t_s for e in res.events if e.kind == "contact" and 3 in e.ids)
+        assert not [e for e in res.events if e.kind == "cushion" and e.ids == (3,)]
+        got = [e.t_s - hit for e in of(events, EventKind.CUSHION) if e.ids == (3,)]
+        if [dt for dt in got if dt > 0.05]:
+            late[seed] = got
+    assert late == {}

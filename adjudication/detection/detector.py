@@ -94,6 +94,8 @@ _SCAN_OUT_MM_S = 15.0
 #: Objects resting closer than this (mm, between their edges) touch: a push passes from
 #: one to the other at once (a rack, a Novuss row).
 _TOUCH_GAP_MM = 3.0
+#: An object resting closer than this (mm, edge to nose line) lies against that cushion.
+_HUG_MM = 3.0
 #: An object that left rest this recently (s) still passes a push on to the touching
 #: objects it rested against: their onsets may show a frame or two after its own.
 _RECENT_START_S = 0.1
@@ -197,6 +199,8 @@ class MotionEventDetector:
         self._came_dir = np.zeros((0, 2))  # unit direction it came to rest along (0: none)
         self._rest_shot = np.zeros(0, dtype=int)  # the shot it came to rest in (0: none)
         self._start_xy = np.zeros((0, 2))
+        # (S, C): lay against that cushion when it left rest and has not left it since
+        self._hug = np.zeros((0, len(self._cush_a)), dtype=bool)
         self._shot = 0
         self._shot_on = False
         self._last_motion_t = -math.inf
@@ -229,6 +233,7 @@ class MotionEventDetector:
         self._came_dir = np.concatenate([self._came_dir, np.zeros((1, 2))])
         self._rest_shot = np.append(self._rest_shot, 0)
         self._start_xy = np.concatenate([self._start_xy, np.zeros((1, 2))])
+        self._hug = np.concatenate([self._hug, np.zeros((1, self._hug.shape[1]), dtype=bool)])
         return s
 
     # ------------------------------------------------------------------ input
@@ -337,6 +342,17 @@ class MotionEventDetector:
         inside = self._nose_gaps(slots, xy) >= -slack[:, None]
         return np.asarray(inside.all(axis=1), dtype=bool)
 
+    def _leave_cushions(self, slots: np.ndarray, col: int) -> None:
+        """Clear ``_hug`` for objects ``slots`` seen clear of the cushion they lay against:
+        their edge more than 3 sigma and ``onset_min_mm`` off its nose line."""
+        slots = slots[self._seen[slots, col] & self._hug[slots].any(axis=1)]
+        if not len(slots):
+            return
+        sig = np.nan_to_num(self._sigma[slots, col], nan=self.settings.noise_floor_mm)
+        off = self._nose_gaps(slots, self._xy[slots, col]) > (
+            3.0 * sig + self.settings.onset_min_mm)[:, None]
+        self._hug[slots] &= ~off
+
     def _along_cushion(self, k: int, p: np.ndarray) -> float:
         """Where ``p`` lies along cushion ``k``'s nose: 0 at one end, 1 at the other."""
         ab = self._cush_b[k] - self._cush_a[k]
@@ -348,7 +364,13 @@ class MotionEventDetector:
         return t_s - self._last_cush_t.get((s, k), -math.inf) < 3.5 * self._dt
 
     def _cushion_event(self, s: int, k: int, t_s: float, a: int, xy: np.ndarray,
-                       conf: float) -> None:
+                       conf: float, pressed: bool = False) -> None:
+        """Report slot ``s`` at cushion ``k``. An object sliding along the cushion it lay
+        against (``_hug``) shows only noise across that nose line: no new contact there
+        (WPA 8.4: a ball frozen to a rail counts once it leaves and returns), except the
+        push into it at the moment it is struck (``pressed``)."""
+        if self._hug[s, k] and not pressed:
+            return
         self._last_cush_t[(s, k)] = t_s
         self._event(EventKind.CUSHION, t_s, a, (self._ref(s),), xy, conf,
                     cushion=self.spec.cushions[k].name)
@@ -482,6 +504,7 @@ class MotionEventDetector:
 
         # 3b. bends and rest of moving tracks (vectorised over the moving tracks)
         moving = np.flatnonzero(self._mode == _MOVING)
+        self._leave_cushions(moving, col)
         bend = np.zeros(n_slots, dtype=bool)
         paths, fitted, to_rest = self._moving_step(moving, a, look, t_a, bend, soon)
         soon |= bend
@@ -543,7 +566,11 @@ class MotionEventDetector:
             self._crossings(np.flatnonzero((self._mode == _MOVING) | onset), a)
 
         # 7. mode changes
-        for s in np.flatnonzero(onset).tolist():
+        started_now = np.flatnonzero(onset)
+        if len(started_now):
+            self._hug[started_now] = self._nose_gaps(
+                started_now, self._rest_xy[started_now]) < _HUG_MM
+        for s in started_now.tolist():
             self._mode[s] = _MOVING
             self._seg0[s] = a
         for s in np.flatnonzero(bend).tolist():
@@ -1002,8 +1029,8 @@ class MotionEventDetector:
         return bool(np.any(ok))
 
     def _held(self, s: int) -> bool:
-        """Whether resting slot ``s`` lies against a cushion (within 3 mm of its nose)."""
-        return bool(np.any(self._nose_gaps(np.array([s]), self._rest_xy[s][None]) < 3.0))
+        """Whether resting slot ``s`` lies against a cushion (within ``_HUG_MM``)."""
+        return bool(np.any(self._nose_gaps(np.array([s]), self._rest_xy[s][None]) < _HUG_MM))
 
     def _bounced_off(self, i: int, a: int, ci: np.ndarray, cj: np.ndarray, tc: float,
                      t_a: float) -> bool:
@@ -1372,10 +1399,10 @@ class MotionEventDetector:
             n = self._cush_n[k]
             if float((p - self._cush_a[k]) @ n) - r > 3.0 or float(nrm @ n) > -0.2:
                 continue
-            if not 0.0 <= self._along_cushion(k, p) <= 1.0:
+            if not 0.0 <= self._along_cushion(k, p) <= 1.0 or self._cushion_recent(s, k, t_s):
                 continue
-            self._event(EventKind.CUSHION, t_s, a, (self._ref(s),), p - r * n,
-                        0.9 * self._quality([s], a), cushion=self.spec.cushions[k].name)
+            self._cushion_event(s, k, t_s, a, p - r * n, 0.9 * self._quality([s], a),
+                                pressed=True)
 
     def _cushion(self, s: int, a: int, coef: np.ndarray, tau0: float, tau1: float,
                  t_a: float) -> bool:
