@@ -112,6 +112,9 @@ _TOUCH_MIN_APPROACH_MM_S = 50.0
 #: Farthest a striker travels (mm) in a frame (12 m/s at 30 fps is 400 mm): how far it can
 #: have gone before the object it hit in the frame it was struck in.
 _STROKE_REACH_MM = 400.0
+#: A striker grazing a resting object turns away from it: the change of its direction
+#: lies within this (cos) of the line of centres at the touch.
+_GRAZE_COS = 0.8
 #: Fastest (mm/s) a hand slides or rolls an object off its rest: a start faster than this
 #: is a stroke even where noise (motion blur at a break's 10 m/s) bends its fitted path
 #: into a speed-up.
@@ -554,7 +557,7 @@ class MotionEventDetector:
                     if self._struck_through_row(remaining, a, t_a, paths):
                         continue  # the push runs down the row to them
                 s = remaining.pop(0)
-                if self._unexplained_onset(s, a, look, t_a, onset):
+                if self._unexplained_onset(s, a, look, t_a, onset, soon):
                     started.add(s)
             for s in starts:
                 self._orphan[s] = self._shot_on and s not in explained and s not in started
@@ -1188,12 +1191,15 @@ class MotionEventDetector:
         return np.stack([self._start_xy[j] - v * tau0, v, np.zeros(2)])
 
     def _bounced_at_stroke(self, s: int, a: int, t_a: float, tt: np.ndarray,
-                           xa: np.ndarray) -> tuple[int, float, np.ndarray] | None:
-        """(object, time relative to frame ``a``, striker's centre) of a resting object a
-        striker hit just after it was struck and came straight back from (a puck set just
-        before a row held by the cushion): its path after, run back in time, leaves that
-        object's touching circle, and its rest lies behind that point (it was driven into
-        the object, not past it). The first observation may still be on the way in."""
+                           xa: np.ndarray, soon: np.ndarray
+                           ) -> tuple[int, float, np.ndarray, float] | None:
+        """(object, time relative to frame ``a``, striker's centre, confidence) of a resting
+        object a striker hit just after it was struck and came straight back from (a puck
+        set just before a row held by the cushion), or grazed: its path after, run back in
+        time, leaves that object's touching circle, and its rest lies behind that point
+        (it was driven into the object, not past it) or off that line, the path bent away
+        from the object (an object that does not move: one that does is found from its
+        own start). The first observation may still be on the way in."""
         rest = np.flatnonzero(self._mode == _REST)
         rest = rest[rest != s]
         if not len(rest):
@@ -1206,12 +1212,9 @@ class MotionEventDetector:
         qa = float(v @ v)
         if qa < self.settings.strike_min_speed_mm_s**2:
             return None
-        rel = p0 - self._rest_xy[rest]
         big_r = self._radius[rest] + self._radius[s]
-        qb = 2.0 * rel @ v
-        disc = qb * qb - 4.0 * qa * (np.einsum("rk,rk->r", rel, rel) - big_r**2)
-        tau = np.where(disc >= 0, (-qb + np.sqrt(np.maximum(disc, 0.0))) / (2.0 * qa), -np.inf)
-        ok = (tau > tau0 - self._dt) & (tau < float(tt[k]))
+        tau = self._leaves(p0, v, self._rest_xy[rest], big_r)
+        ok = (tau > tau0 - self._dt) & (tau < float(tt[k]) + 0.5 * self._dt)
         if not np.any(ok):
             return None
         m = int(np.argmax(np.where(ok, tau, -np.inf)))
@@ -1222,19 +1225,67 @@ class MotionEventDetector:
         dist = float(np.linalg.norm(came))
         if dist < 1.0 or dist / max(tc - (tau0 - self._dt), 1e-3) > _STROKE_REACH_MM / self._dt:
             return None
-        if float(came @ into) < _PUSH_COS * dist * float(np.linalg.norm(into)):
-            return None  # it did not run into it: its path only passes by
         # a plain stroke's path, run back, passes its rest before it meets anything (its
         # rest lies on the path after the touch), unless it was first seen nearer the
         # object than it rested (on its way in: a straight bounce comes back over its rest)
         t_rest = float((self._rest_xy[s] - p0) @ v) / qa
         miss = float(np.linalg.norm(p0 + v * t_rest - self._rest_xy[s]))
+        if float(came @ into) < _PUSH_COS * dist * float(np.linalg.norm(into)):
+            # its path only passes by: a contact if it grazed an object, bent away from it
+            # (a puck along a row the cushion holds: the pawn never moves)
+            slack = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
+            if not (miss > slack + self._sigma_of(s, a) and t_rest < tc):
+                return None
+            d_after = v / math.sqrt(qa)
+            if not self._grazed(s, np.array([j]), touch[None], d_after)[0]:
+                return None
+            # the path after the touch runs clear of every object, so the one it left last
+            # is the one it touched; but along a row, or past an object it only missed by
+            # its noise, another could have been. One of those that moves off is found
+            # from its own start.
+            wide = self._leaves(p0, v, self._rest_xy[rest], big_r + slack)
+            near = (wide > tau0 - self._dt) & (wide < float(tt[k]) + self._dt)
+            if np.any(near & soon[rest]):
+                return None
+            near &= rest != j
+            if np.any(near) and np.any(self._grazed(s, rest[near],
+                                                    p0 + v * wide[near, None], d_after)):
+                return j, tc, touch, 0.4
+            return j, tc, touch, 0.7
         went_in = (float(np.linalg.norm(xa[0] - self._rest_xy[j]))
                    < float(np.linalg.norm(self._rest_xy[s] - self._rest_xy[j]))
                    - self.settings.hand_min_mm)
         if t_rest > tc and miss < self._radius[s] and not went_in:
             return None
-        return j, tc, touch
+        return j, tc, touch, 0.7
+
+    @staticmethod
+    def _leaves(p0: np.ndarray, v: np.ndarray, centres: np.ndarray, reach: np.ndarray
+                ) -> np.ndarray:
+        """When the line ``p0 + v tau`` leaves each circle (``centres``, radii ``reach``):
+        the later root, -inf where it never enters."""
+        rel = p0 - centres
+        qa = float(v @ v)
+        qb = 2.0 * rel @ v
+        disc = qb * qb - 4.0 * qa * (np.einsum("rk,rk->r", rel, rel) - reach**2)
+        out: np.ndarray = np.where(
+            disc >= 0, (-qb + np.sqrt(np.maximum(disc, 0.0))) / (2.0 * qa), -np.inf)
+        return out
+
+    def _grazed(self, s: int, objs: np.ndarray, touch: np.ndarray, d_after: np.ndarray
+                ) -> np.ndarray:
+        """Whether the striker ``s``, leaving its rest and then moving along ``d_after``
+        (unit), may have grazed each resting object ``objs`` at ``touch`` (its centre then,
+        one per object): its change of direction lies along their line of centres
+        (``_GRAZE_COS``), away from the object."""
+        came = touch - self._rest_xy[s]
+        d_before = came / np.maximum(np.linalg.norm(came, axis=1), 1e-9)[:, None]
+        bend = d_after[None] - d_before
+        away = touch - self._rest_xy[objs]
+        cos = np.einsum("ok,ok->o", bend, away) / np.maximum(
+            np.linalg.norm(bend, axis=1) * np.linalg.norm(away, axis=1), 1e-9)
+        out: np.ndarray = cos > _GRAZE_COS
+        return out
 
     def _line_after(self, s: int, a: int, t_a: float, tt: np.ndarray, xa: np.ndarray
                     ) -> tuple[np.ndarray, int] | None:
@@ -1531,7 +1582,7 @@ class MotionEventDetector:
         return fast and rolling, t_prev + 0.5 * self._dt
 
     def _unexplained_onset(self, s: int, a: int, look: int, t_a: float,
-                           onset: np.ndarray) -> bool:
+                           onset: np.ndarray, soon: np.ndarray) -> bool:
         """A stroke (True: the striker now moves) or a hand."""
         s_ = self.settings
         tau0, tau1, _ = self._window(a)
@@ -1575,7 +1626,7 @@ class MotionEventDetector:
         bounce = None
         if not self._shot_on and self._labels[s] in s_.striker_labels:
             # driven into an object at once and seen coming back (its path reverses)
-            bounce = self._bounced_at_stroke(s, a, t_a, tt, xa)
+            bounce = self._bounced_at_stroke(s, a, t_a, tt, xa, soon)
             if bounce is not None:
                 ballistic, t_on = True, min(t_on, t_a + bounce[1] - 0.002)
         if ballistic and self._novuss_edges is not None and not self._shot_on:
@@ -1591,11 +1642,11 @@ class MotionEventDetector:
             self._event(EventKind.SHOT_START, t_on, a, (self._ref(s),), self._rest_xy[s],
                         self._quality([s], a))
             if bounce is not None:
-                j, tc, touch = bounce
+                j, tc, touch, conf = bounce
                 self._last_pair_t[(min(s, j), max(s, j))] = t_a
                 self._struck_t[j] = t_a + tc
                 self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(s), self._ref(j)),
-                            touch, 0.7 * self._quality([s, j], a), 0.01)
+                            touch, conf * self._quality([s, j], a), 0.01)
                 self._pressed_cushion(j, self._rest_xy[j] - touch, t_a + tc, a)
             return True
         if not self._shot_on:
