@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -791,3 +792,34 @@ def test_puck_grazing_the_row_the_cushion_holds_just_after_the_stroke_is_a_conta
     first = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"][:1]
     assert first and first[0].ids[1] in (10, 11)
     assert first[0].ids[1] == 11 or first[0].confidence < 0.5
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ball_hit_while_the_cue_hides_the_cue_ball_is_its_first_contact(seed):
+    # the cue ball is unseen from its stroke until after it has hit ball_1 (under the
+    # cue and the hand): ball_1 leaves rest with no mover in sight, which looked like a
+    # hand, until the cue ball shows up moving on from behind where ball_1 lay
+    _, res, tracks = run(POOL, ["cue_ball", "ball_1", "ball_2"],
+                         [[-500.0, -100.0], [-630.0, -165.0], [400.0, 300.0]],
+                         physics.Strike(1, math.atan2(-65.0, -130.0), 3500.0, follow=0.4),
+                         seed=seed)
+    hit = next(e.t_s for e in res.events if e.kind == "contact")
+    hidden = []
+    for tr in tracks:
+        if res.t0_s - 0.01 < tr.t_s < hit + 0.04:
+            seen = tr.seen.copy()
+            obs = tr.obs_xy_mm.copy()
+            seen[tr.id == 1] = False
+            obs[tr.id == 1] = np.nan
+            tr = dataclasses.replace(tr, seen=seen, obs_xy_mm=obs)
+        hidden.append(tr)
+    det = MotionEventDetector(POOL)
+    events = []
+    for tr in hidden:
+        events += det.update(tr)
+    events += det.flush()
+    first = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "cue_ball"][:1]
+    assert [e.labels for e in first] == [("cue_ball", "ball_1")]
+    assert abs(first[0].t_s - hit) < 0.01
+    assert of(events, EventKind.SHOT_START)[0].t_s <= first[0].t_s
+    assert of(events, EventKind.MOVED) == []

@@ -115,6 +115,9 @@ _STROKE_REACH_MM = 400.0
 #: A striker grazing a resting object turns away from it: the change of its direction
 #: lies within this (cos) of the line of centres at the touch.
 _GRAZE_COS = 0.8
+#: The thinnest cut (cos of the angle between the striker's path and the line of centres
+#: the object leaves on) taken for a hit the camera did not see.
+_CUT_COS = 0.2
 #: Fastest (mm/s) a hand slides or rolls an object off its rest: a start faster than this
 #: is a stroke even where noise (motion blur at a break's 10 m/s) bends its fitted path
 #: into a speed-up.
@@ -1259,6 +1262,42 @@ class MotionEventDetector:
             return None
         return j, tc, touch, 0.7
 
+    def _hit_before_seen(self, s: int, t_on: float, a: int, t_a: float
+                         ) -> tuple[int, float, np.ndarray, float] | None:
+        """(object, time relative to frame ``a``, striker's centre, confidence) of the
+        object a striker unseen at its stroke (under the cue, the hand) hit first: one that
+        left rest after the stroke with no cause found, so it was taken for a hand. The
+        striker went straight from its rest to the touch behind that object's start, along
+        the line of centres it left on, within a stroke's reach. None when several started
+        within a frame of the first (a rack): which it hit, its own path must tell."""
+        t_start = np.nan_to_num(self._t_start, nan=-np.inf)
+        objs = np.flatnonzero((self._mode == _MOVING) & self._carry
+                              & (t_start > t_on - 0.5 * self._dt))
+        objs = objs[objs != s]
+        found: list[tuple[float, int, np.ndarray]] = []
+        for j in objs.tolist():
+            tt, xa = self._samples(j, a - self._hist + 1, a, t_a)
+            if not len(tt):
+                continue
+            away = xa[-1] - self._start_xy[j]
+            norm = float(np.linalg.norm(away))
+            if norm < self.settings.onset_min_mm:
+                continue
+            touch = self._start_xy[j] - away / norm * float(self._radius[j] + self._radius[s])
+            came = touch - self._rest_xy[s]
+            dist = float(np.linalg.norm(came))
+            t_hit = float(t_start[j]) - t_a
+            if (float(came @ away) >= _CUT_COS * dist * norm
+                    and dist <= _STROKE_REACH_MM / self._dt * (t_a + t_hit - t_on + self._dt)):
+                found.append((t_hit, j, touch))
+        if not found:
+            return None
+        first = min(found, key=lambda f: f[0])
+        if sum(f[0] < first[0] + self._dt for f in found) > 1:
+            return None  # a rack starting at once: the striker's own path must tell
+        t_hit, j, touch = first
+        return j, t_hit, touch, 0.6
+
     @staticmethod
     def _leaves(p0: np.ndarray, v: np.ndarray, centres: np.ndarray, reach: np.ndarray
                 ) -> np.ndarray:
@@ -1636,6 +1675,10 @@ class MotionEventDetector:
                         for line in self._novuss_edges)
             ballistic = depth >= -self._radius[s]
         if not self._shot_on and self._labels[s] in s_.striker_labels and ballistic:
+            if bounce is None:
+                bounce = self._hit_before_seen(s, t_on, a, t_a)
+                if bounce is not None:
+                    t_on = min(t_on, t_a + bounce[1] - 0.002)
             self._shot += 1
             self._shot_on = True
             self._last_motion_t = t_on
@@ -1643,6 +1686,7 @@ class MotionEventDetector:
                         self._quality([s], a))
             if bounce is not None:
                 j, tc, touch, conf = bounce
+                self._carry[j] = False  # (one taken for a hand: the striker hit it)
                 self._last_pair_t[(min(s, j), max(s, j))] = t_a
                 self._struck_t[j] = t_a + tc
                 self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(s), self._ref(j)),
