@@ -823,3 +823,20 @@ def test_ball_hit_while_the_cue_hides_the_cue_ball_is_its_first_contact(seed):
     assert abs(first[0].t_s - hit) < 0.01
     assert of(events, EventKind.SHOT_START)[0].t_s <= first[0].t_s
     assert of(events, EventKind.MOVED) == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_puck_off_the_cushion_into_the_corner_pocket_within_a_frame_hits_that_cushion(seed):
+    # it reaches cushion 'right' beside the corner pocket and is in the pocket by the next
+    # frame: no position after the bounce, yet its line ran into the cushion away from the
+    # pocket, so it got there only off that cushion
+    start, aim = np.array([150.0, -150.0]), np.array([477.0, -392.0])
+    d = aim - start
+    events, res, _ = run(NOVUSS, ["puck", "red_pawn"], [start, [0.0, 300.0]],
+                         physics.Strike(1, math.atan2(d[1], d[0]), 2000.0), seed=seed)
+    truth = [e for e in res.events if e.kind in ("cushion", "pocket")]
+    assert [e.kind for e in truth] == ["cushion", "pocket"]
+    got = of(events, EventKind.CUSHION)
+    assert [e.cushion for e in got] == ["right"]
+    assert abs(got[0].t_s - truth[0].t_s) < 0.015
+    assert got[0].t_s < of(events, EventKind.POCKET)[0].t_s

@@ -1713,6 +1713,7 @@ class MotionEventDetector:
         refs = (self._ref(s),)
         coef = fit_path(tau, xy, 2 if len(tau) >= 4 else 1)[0] if len(tau) >= 2 else None
         if state == TrackState.POCKETED:
+            self._cushion_before_pocket(s, a, a_last, t_a)
             p_last = xy[-1] if len(xy) else self._rest_xy[s]
             k = int(np.argmin(np.linalg.norm(self._pock_c - p_last, axis=1)))
             tc = None
@@ -1740,6 +1741,40 @@ class MotionEventDetector:
                 self._event(EventKind.CUSHION, t_ev, a, refs, p_last, conf,
                             cushion=self.spec.cushions[best[1]].name)
         self._event(EventKind.OFF_TABLE, t_ev, a, refs, p_last, conf)
+
+    def _cushion_before_pocket(self, s: int, a: int, a_last: int, t_a: float) -> None:
+        """A cushion that slot ``s`` hit in its last frames before it fell into a pocket
+        (off a cushion by a corner pocket), too late for a path after it to be fitted: the
+        line through the positions before reaches the cushion's touching line before the
+        next position, which lies back on the table side of it, or before the frame that
+        has it in the pocket, away from the pocket (it could only get there by a bounce).
+        (The bend may have begun a new segment: positions are taken across it.)"""
+        tau, xy = self._samples(s, max(a_last - 6, int(self._first[s])), a_last, t_a)
+        tol = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
+        r = float(self._radius[s])
+        for m in range(len(tau) - 1, 1, -1):
+            before, rms = fit_path(tau[max(0, m - 3):m + 1], xy[max(0, m - 3):m + 1], 1)
+            if rms > tol:
+                continue  # (not one straight run: it left rest or bent in it)
+            last = m == len(tau) - 1
+            for k in range(len(self._cush_a)):
+                n = self._cush_n[k]
+                if -float(before[1] @ n) < _SCAN_IN_MM_S:
+                    continue
+                tc = line_touch(before, self._cush_a[k], n, r, float(tau[m]),
+                                0.0 if last else float(tau[m + 1]))
+                if tc is None:
+                    continue
+                p = eval_path(before, tc)
+                if last:
+                    back = bool(np.all(np.linalg.norm(self._pock_c - p, axis=1)
+                                       > self._pock_r + tol))
+                else:
+                    back = float((xy[m + 1] - self._cush_a[k]) @ n) - r >= -tol
+                if (back and 0.0 <= self._along_cushion(k, p) <= 1.0
+                        and not self._cushion_recent(s, k, t_a + tc)):
+                    self._cushion_event(s, k, t_a + tc, a, p, 0.7 * self._quality([s], a))
+                    return
 
     def _crossings(self, slots: np.ndarray, a: int) -> None:
         """Printed-line crossings of ``slots`` between their last two observations (up to
