@@ -175,8 +175,9 @@ class TrackerSettings:
     * ``spawn_min_score`` (0.5): mean detector score a candidate needs; persistent false
       detections (a chalk cube) usually score low.
     * ``candidate_gate_mm`` (25): how far a candidate's third and later detections may be
-      from its predicted position (plus 5 % of its speed times the time step); the second
-      may be anywhere within ``max_speed_mm_s`` reach. All must read the same label.
+      from its predicted position (plus 5 % of its speed times the time step); the second,
+      in the next frame, may be anywhere within ``max_speed_mm_s`` reach. All must read
+      the same label.
       Wider follows new objects that accelerate; narrower keeps random detections from
       chaining into a candidate.
     * ``duplicate_after_s`` (1.0): a candidate whose unique label is held by a track seen
@@ -1297,8 +1298,10 @@ class Tracker:
         speed = np.hypot(v[:, 0], v[:, 1])
         second = np.array([c.hits == 1 for c in cands])
         # a second sighting may be anywhere within reach, unless the first one was faint (a
-        # false detection would take the next real object's first sighting far away)
+        # false detection would take the next real object's first sighting far away) or
+        # frames ago (one glimpse in a hand would take whatever is set down next)
         sure = np.array([c.score_sum >= s.jump_min_score for c in cands])
+        sure &= dt <= 1.5 * self._frame_dt_s
         gate = np.where(second & sure, np.maximum(s.max_speed_mm_s * dt, s.candidate_gate_mm),
                         s.candidate_gate_mm + 0.05 * speed * dt)
         return pred, gate, second
