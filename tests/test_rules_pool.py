@@ -526,6 +526,7 @@ def test_wpa_8_3_replay_late_drop_within_the_wait_counts_for_its_shot(late_s, co
         ("none", True),  # the full rack, labels as racked
         ("misread", True),  # the detector's labels in a rack are wrong: positions decide
         ("three_missed", True),  # 3 of 15 balls not seen between their neighbours
+        ("four_missed", True),  # 4: the 14.1 sample's rack as tracked from its pixels
         ("five_missed", False),  # too few rack places taken: a game in progress
         ("scattered", False),  # the same 15 balls spread over the table
     ],
@@ -544,6 +545,8 @@ def test_a_full_rack_in_view_starts_with_a_break_whatever_the_labels(change, bre
         rows = [("ball_9" if lab in ("ball_12", "ball_14") else lab, x, y) for lab, x, y in rows]
     elif change == "three_missed":
         rows = rows[:4] + rows[7:]
+    elif change == "four_missed":
+        rows = rows[:4] + rows[8:]
     elif change == "five_missed":
         rows = rows[:4] + rows[9:]
     elif change == "scattered":
