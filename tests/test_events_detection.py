@@ -19,7 +19,7 @@ from adjudication.detection import (
 from adjudication.events import Event, EventKind, ObjectRef
 from calibration.tables import get_table
 from simulation import physics
-from simulation.racks import novuss_start
+from simulation.racks import novuss_start, pool_rack
 from simulation.synthetic_tracks import TrackNoise, sample_tracks
 from tracking.types import Tracks, TrackState
 
@@ -48,6 +48,21 @@ def run(spec, labels, xy, strike, *, seed=0, noise=CLEAN, t0=0.5, tail_s=1.2):
 
 def of(events, kind):
     return [e for e in events if e.kind is kind]
+
+
+def detect_hiding(spec, tracks, track_id, t0_s, t1_s):
+    """Events from ``tracks`` with ``track_id`` unseen from ``t0_s`` to ``t1_s`` (under the
+    cue and the hand, or blurred)."""
+    det = MotionEventDetector(spec)
+    events = []
+    for tr in tracks:
+        if t0_s < tr.t_s < t1_s:
+            seen, obs = tr.seen.copy(), tr.obs_xy_mm.copy()
+            seen[tr.id == track_id] = False
+            obs[tr.id == track_id] = np.nan
+            tr = dataclasses.replace(tr, seen=seen, obs_xy_mm=obs)
+        events += det.update(tr)
+    return events + det.flush()
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -804,20 +819,7 @@ def test_ball_hit_while_the_cue_hides_the_cue_ball_is_its_first_contact(seed):
                          physics.Strike(1, math.atan2(-65.0, -130.0), 3500.0, follow=0.4),
                          seed=seed)
     hit = next(e.t_s for e in res.events if e.kind == "contact")
-    hidden = []
-    for tr in tracks:
-        if res.t0_s - 0.01 < tr.t_s < hit + 0.04:
-            seen = tr.seen.copy()
-            obs = tr.obs_xy_mm.copy()
-            seen[tr.id == 1] = False
-            obs[tr.id == 1] = np.nan
-            tr = dataclasses.replace(tr, seen=seen, obs_xy_mm=obs)
-        hidden.append(tr)
-    det = MotionEventDetector(POOL)
-    events = []
-    for tr in hidden:
-        events += det.update(tr)
-    events += det.flush()
+    events = detect_hiding(POOL, tracks, 1, res.t0_s - 0.01, hit + 0.04)
     first = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "cue_ball"][:1]
     assert [e.labels for e in first] == [("cue_ball", "ball_1")]
     assert abs(first[0].t_s - hit) < 0.01
@@ -840,3 +842,22 @@ def test_puck_off_the_cushion_into_the_corner_pocket_within_a_frame_hits_that_cu
     assert [e.cushion for e in got] == ["right"]
     assert abs(got[0].t_s - truth[0].t_s) < 0.015
     assert got[0].t_s < of(events, EventKind.POCKET)[0].t_s
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_break_with_the_cue_ball_unseen_until_it_comes_back_hits_the_apex_first(seed):
+    # a break's cue ball is a blur from its stroke until it comes back off the rack: the
+    # whole rack leaves rest at once with no mover in sight. The cue ball's first
+    # positions, run back to when the rack left, touch the apex ball only.
+    labels, xy = pool_rack("9ball", POOL, np.random.default_rng(3 + seed))
+    cue = np.array([-POOL.half_wh_mm[0] / 2, 0.0])
+    _, res, tracks = run(POOL, ["cue_ball", *labels], np.vstack([cue, xy]),
+                         physics.Strike(1, math.atan2(*(xy[0] - cue)[::-1]), 7000.0,
+                                        follow=-0.3), seed=seed)
+    hit = next(e.t_s for e in res.events if e.kind == "contact")
+    events = detect_hiding(POOL, tracks, 1, res.t0_s - 0.01, hit + 0.04)
+    first = [e for e in of(events, EventKind.CONTACT) if 1 in e.ids][:1]
+    assert [tuple(sorted(e.ids)) for e in first] == [(1, 2)]
+    # (drawn back, its path curves: a line run back meets the apex up to half a frame late)
+    assert abs(first[0].t_s - hit) < 0.5 / FPS
+    assert of(events, EventKind.MOVED) == []

@@ -118,6 +118,9 @@ _GRAZE_COS = 0.8
 #: The thinnest cut (cos of the angle between the striker's path and the line of centres
 #: the object leaves on) taken for a hit the camera did not see.
 _CUT_COS = 0.2
+#: How far (mm, beyond 3 sigma) a striker's first positions after a break, run back as a
+#: line to when a rack ball started, may put it from touching that ball.
+_RACK_BACK_MM = 12.0
 #: Fastest (mm/s) a hand slides or rolls an object off its rest: a start faster than this
 #: is a stroke even where noise (motion blur at a break's 10 m/s) bends its fitted path
 #: into a speed-up.
@@ -1203,11 +1206,16 @@ class MotionEventDetector:
         (it was driven into the object, not past it) or off that line, the path bent away
         from the object (an object that does not move: one that does is found from its
         own start). The first observation may still be on the way in."""
-        rest = np.flatnonzero(self._mode == _REST)
+        tau0 = self._window(a, s)[0]  # back to when it was last seen at rest
+        # objects at rest, and those that left rest since it was last seen at rest (the
+        # striker, unseen at its stroke, hit them: a break's apex ball, which looked moved
+        # by hand, or pushed by one that did)
+        handled = (self._mode == _MOVING) & (
+            np.nan_to_num(self._t_start, nan=-np.inf) > t_a + tau0 - self._dt)
+        rest = np.flatnonzero((self._mode == _REST) | handled)
         rest = rest[rest != s]
         if not len(rest):
             return None
-        tau0 = self._window(a, s)[0]  # back to when it was last seen at rest
         fit = self._line_after(s, a, t_a, tt, xa)
         if fit is None:
             return None
@@ -1237,7 +1245,7 @@ class MotionEventDetector:
             # its path only passes by: a contact if it grazed an object, bent away from it
             # (a puck along a row the cushion holds: the pawn never moves)
             slack = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
-            if not (miss > slack + self._sigma_of(s, a) and t_rest < tc):
+            if not (miss > slack + self._sigma_of(s, a) and t_rest < tc) or handled[j]:
                 return None
             d_after = v / math.sqrt(qa)
             if not self._grazed(s, np.array([j]), touch[None], d_after)[0]:
@@ -1262,24 +1270,25 @@ class MotionEventDetector:
             return None
         return j, tc, touch, 0.7
 
-    def _hit_before_seen(self, s: int, t_on: float, a: int, t_a: float
-                         ) -> tuple[int, float, np.ndarray, float] | None:
+    def _hit_before_seen(self, s: int, t_on: float, a: int, t_a: float, tt: np.ndarray,
+                         xa: np.ndarray) -> tuple[int, float, np.ndarray, float] | None:
         """(object, time relative to frame ``a``, striker's centre, confidence) of the
         object a striker unseen at its stroke (under the cue, the hand) hit first: one that
         left rest after the stroke with no cause found, so it was taken for a hand. The
         striker went straight from its rest to the touch behind that object's start, along
-        the line of centres it left on, within a stroke's reach. None when several started
-        within a frame of the first (a rack): which it hit, its own path must tell."""
+        the line of centres it left on, within a stroke's reach. When several started
+        within a frame of the first (a rack), the striker's own path tells: its first
+        positions (``tt``, ``xa``), run back to each one's start, touch that one only."""
         t_start = np.nan_to_num(self._t_start, nan=-np.inf)
         objs = np.flatnonzero((self._mode == _MOVING) & self._carry
                               & (t_start > t_on - 0.5 * self._dt))
         objs = objs[objs != s]
-        found: list[tuple[float, int, np.ndarray]] = []
+        found: list[tuple[float, int, np.ndarray, bool]] = []
         for j in objs.tolist():
-            tt, xa = self._samples(j, a - self._hist + 1, a, t_a)
-            if not len(tt):
+            tt_j, xa_j = self._samples(j, a - self._hist + 1, a, t_a)
+            if not len(tt_j):
                 continue
-            away = xa[-1] - self._start_xy[j]
+            away = xa_j[-1] - self._start_xy[j]
             norm = float(np.linalg.norm(away))
             if norm < self.settings.onset_min_mm:
                 continue
@@ -1287,16 +1296,30 @@ class MotionEventDetector:
             came = touch - self._rest_xy[s]
             dist = float(np.linalg.norm(came))
             t_hit = float(t_start[j]) - t_a
-            if (float(came @ away) >= _CUT_COS * dist * norm
-                    and dist <= _STROKE_REACH_MM / self._dt * (t_a + t_hit - t_on + self._dt)):
-                found.append((t_hit, j, touch))
+            if dist <= _STROKE_REACH_MM / self._dt * (t_a + t_hit - t_on + self._dt):
+                found.append((t_hit, j, touch, float(came @ away) >= _CUT_COS * dist * norm))
         if not found:
             return None
         first = min(found, key=lambda f: f[0])
-        if sum(f[0] < first[0] + self._dt for f in found) > 1:
-            return None  # a rack starting at once: the striker's own path must tell
-        t_hit, j, touch = first
-        return j, t_hit, touch, 0.6
+        rack = [f for f in found if f[0] < first[0] + self._dt]
+        if len(rack) == 1:
+            t_hit, j, touch, cut = first
+            return (j, t_hit, touch, 0.6) if cut else None
+        # (a rack ball may bounce back within the frame: where it went does not tell)
+        fit = self._line_after(s, a, t_a, tt, xa)
+        if fit is None:
+            return None
+        (p0, v, _), _k = fit
+        ids = [f[1] for f in rack]
+        back = p0[None] + v[None] * np.array([f[0] for f in rack])[:, None]
+        err = np.abs(np.linalg.norm(back - self._start_xy[ids], axis=1)
+                     - self._radius[ids] - self._radius[s])
+        order = np.argsort(err)
+        tol = 3.0 * self._sigma_of(s, a) + _RACK_BACK_MM
+        if err[order[0]] > tol or (len(order) > 1 and err[order[1]] <= tol):
+            return None
+        m = int(order[0])
+        return ids[m], rack[m][0], back[m], 0.6
 
     @staticmethod
     def _leaves(p0: np.ndarray, v: np.ndarray, centres: np.ndarray, reach: np.ndarray
@@ -1676,7 +1699,7 @@ class MotionEventDetector:
             ballistic = depth >= -self._radius[s]
         if not self._shot_on and self._labels[s] in s_.striker_labels and ballistic:
             if bounce is None:
-                bounce = self._hit_before_seen(s, t_on, a, t_a)
+                bounce = self._hit_before_seen(s, t_on, a, t_a, tt, xa)
                 if bounce is not None:
                     t_on = min(t_on, t_a + bounce[1] - 0.002)
             self._shot += 1
@@ -1686,7 +1709,9 @@ class MotionEventDetector:
                         self._quality([s], a))
             if bounce is not None:
                 j, tc, touch, conf = bounce
-                self._carry[j] = False  # (one taken for a hand: the striker hit it)
+                # what left rest with it or since, unseen striker and all, was no hand
+                since = np.nan_to_num(self._t_start, nan=-np.inf) >= t_a + tc - self._dt
+                self._carry[since & (self._mode == _MOVING)] = False
                 self._last_pair_t[(min(s, j), max(s, j))] = t_a
                 self._struck_t[j] = t_a + tc
                 self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(s), self._ref(j)),
