@@ -323,6 +323,21 @@ def test_wpa_6_2_review_on_doubt_first_contact() -> None:
     assert not any(c.outcome is Outcome.REVIEW for c in e2.judge(s2, _weak(sh, "contact")).calls)
 
 
+@pytest.mark.parametrize(("game", "asks"), [("9ball", True), ("10ball", True),
+                                             ("8ball", False), ("14.1", False)])
+def test_a_doubtful_first_contact_on_a_break_is_for_review_only_where_it_matters(
+        game, asks) -> None:
+    # a 9-ball or 10-ball break must hit the lowest ball first (WPA 6.2); an 8-ball break
+    # (3.3) and a 14.1 opening break (4.3) may hit any: which one is no question there
+    e = engine(game)
+    s = e.start(["ann", "bob"])
+    assert s.breaking
+    sh = shot(TABLE, [HIT_1, RAIL_1, ("cushion", 1.6, "ball_2", "foot"),
+                      ("cushion", 1.7, "cue_ball", "head")])
+    j = e.judge(s, _weak(sh, "contact"))
+    assert has(j, "WPA 6.2", Outcome.REVIEW) is asks
+
+
 def test_wpa_6_1_review_on_doubt_scratch_pocket() -> None:
     e, s = nine()
     sh = shot(TABLE, [HIT_1, RAIL_1, ("pocket", 2.0, "cue_ball", "head_left")])

@@ -97,7 +97,8 @@ class EightBallEngine:
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None
     ) -> Judgement:
-        d, book, f = open_judgement(self.spec, self.settings, state, shot, declaration)
+        d, book, f = open_judgement(self.spec, self.settings, state, shot, declaration,
+                                    first_matters=not state.breaking)
         assert state.pool is not None
         if d.groups_swapped:
             swapped = self._groups_swapped(state, shot, book)

@@ -126,9 +126,13 @@ def open_judgement(
     state: MatchState,
     shot: Shot,
     declaration: Declaration | None,
+    *,
+    first_matters: bool = True,
 ) -> tuple[Declaration, CallBook, PoolFacts]:
     """What every pool judgement starts from: the declaration (defaults filled in), an
-    empty call book and the shot's facts. A finished match takes no more shots."""
+    empty call book and the shot's facts. A finished match takes no more shots. A doubtful
+    first contact is for review only where the shot's rules ask which ball was hit first
+    (``first_matters``; not an 8-ball break, WPA 3.3, nor a 14.1 opening break, 4.3)."""
     if state.winner is not None:
         raise ValueError("the match is over; start a new one")
     d = declared(declaration)
@@ -136,7 +140,7 @@ def open_judgement(
     book = CallBook(shot, state.shooter)
     f = shot_facts(shot, spec, state, d, settings)
     ok, reason = first_contact_doubt(f)
-    if not ok:
+    if not ok and first_matters:
         book.add(
             "WPA 6.2",
             Outcome.REVIEW,

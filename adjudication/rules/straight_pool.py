@@ -198,10 +198,11 @@ class StraightPoolEngine:
     def judge(
         self, state: MatchState, shot: Shot, declaration: Declaration | None = None
     ) -> Judgement:
-        d, book, f = open_judgement(self.spec, self.settings, state, shot, declaration)
         assert state.pool is not None
-        me, opp = state.turn, 1 - state.turn
         opening = state.breaking and state.pool.opening_break
+        d, book, f = open_judgement(self.spec, self.settings, state, shot, declaration,
+                                    first_matters=not opening)
+        me, opp = state.turn, 1 - state.turn
         near = None if opening else self._near_rail(state, shot, f, d)
         if near is not None and near.frozen:
             f = near.facts
