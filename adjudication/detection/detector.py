@@ -362,10 +362,13 @@ class MotionEventDetector:
             3.0 * sig + self.settings.onset_min_mm)[:, None]
         self._hug[slots] &= ~off
 
-    def _along_cushion(self, k: int, p: np.ndarray) -> float:
-        """Where ``p`` lies along cushion ``k``'s nose: 0 at one end, 1 at the other."""
+    def _beside_cushion(self, k: int, p: np.ndarray, margin_mm: float = 0.0) -> bool:
+        """Whether ``p`` lies along cushion ``k``'s nose, between its ends or up to
+        ``margin_mm`` past either (an object touching the end of a cushion, by a pocket)."""
         ab = self._cush_b[k] - self._cush_a[k]
-        return float((p - self._cush_a[k]) @ ab) / float(ab @ ab)
+        along = float((p - self._cush_a[k]) @ ab) / float(ab @ ab)
+        half = margin_mm / float(np.linalg.norm(ab))
+        return -half <= along <= 1.0 + half
 
     def _cushion_recent(self, s: int, k: int, t_s: float) -> bool:
         """Whether slot ``s`` was found at cushion ``k`` within 3.5 frames before ``t_s``
@@ -991,8 +994,7 @@ class MotionEventDetector:
             if t_cu is None:
                 continue
             p = eval_path(after, t_cu)
-            if not 0.0 <= self._along_cushion(k, p) <= 1.0 or self._cushion_recent(
-                    s, k, t_a + t_cu):
+            if not self._beside_cushion(k, p) or self._cushion_recent(s, k, t_a + t_cu):
                 continue
             self._cushion_event(s, k, t_a + t_cu, a, p, 0.8 * self._quality([s], a))
             return True
@@ -1389,8 +1391,7 @@ class MotionEventDetector:
             came = touch - start
             if float(came @ n) > -self.settings.onset_min_mm:
                 continue  # it did not come into the cushion from where it rested
-            half = (r + 25.0) / float(np.linalg.norm(self._cush_b[c] - self._cush_a[c]))
-            if not -half <= self._along_cushion(c, touch) <= 1.0 + half:
+            if not self._beside_cushion(c, touch, r + 25.0):
                 continue
             if self._cushion_recent(s, c, t_a + tc):
                 continue
@@ -1512,7 +1513,7 @@ class MotionEventDetector:
             n = self._cush_n[k]
             if float((p - self._cush_a[k]) @ n) - r > 3.0 or float(nrm @ n) > -0.2:
                 continue
-            if not 0.0 <= self._along_cushion(k, p) <= 1.0 or self._cushion_recent(s, k, t_s):
+            if not self._beside_cushion(k, p) or self._cushion_recent(s, k, t_s):
                 continue
             self._cushion_event(s, k, t_s, a, p - r * n, 0.9 * self._quality([s], a),
                                 pressed=True)
@@ -1541,8 +1542,7 @@ class MotionEventDetector:
                 tc = float(samp[kmin])
                 conf = 0.7
             p = eval_path(coef, tc)
-            half = (r + 25.0) / float(np.linalg.norm(self._cush_b[k] - self._cush_a[k]))
-            if not -half <= self._along_cushion(k, p) <= 1.0 + half:
+            if not self._beside_cushion(k, p, r + 25.0):
                 continue
             if float(eval_velocity(coef, tc) @ n) >= 0 or float(eval_velocity(after, tc) @ n) <= 0:
                 continue
@@ -1584,7 +1584,7 @@ class MotionEventDetector:
             if self._cushion_recent(s, int(k), t_a + tc):
                 continue
             p = eval_path(coef[m], tc)
-            if not 0.0 <= self._along_cushion(int(k), p) <= 1.0:
+            if not self._beside_cushion(int(k), p):
                 continue
             tt, xa = self._samples(s, a, a + look, t_a)
             if len(tt) < 2:
@@ -1796,7 +1796,7 @@ class MotionEventDetector:
                                        > self._pock_r + tol))
                 else:
                     back = float((xy[m + 1] - self._cush_a[k]) @ n) - r >= -tol
-                if (back and 0.0 <= self._along_cushion(k, p) <= 1.0
+                if (back and self._beside_cushion(k, p)
                         and not self._cushion_recent(s, k, t_a + tc)):
                     self._cushion_event(s, k, t_a + tc, a, p, 0.7 * self._quality([s], a))
                     return
