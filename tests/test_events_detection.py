@@ -861,3 +861,21 @@ def test_break_with_the_cue_ball_unseen_until_it_comes_back_hits_the_apex_first(
     # (drawn back, its path curves: a line run back meets the apex up to half a frame late)
     assert abs(first[0].t_s - hit) < 0.5 / FPS
     assert of(events, EventKind.MOVED) == []
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_puck_seen_twice_after_its_stroke_then_lost_to_blur_was_struck_from_its_rest(seed):
+    # the 2.7 m/s stroke of the doubles sample from the pixels: the puck is found in the
+    # two frames after it leaves its edge zone, then its blur hides it for three. Two
+    # frames away from its rest at stroke speed are a stroke, timed and placed at the rest
+    # (the rules judge the placement from there, Novuss 19.1.а)
+    rest = np.array([-376.0, -15.0])
+    _, res, tracks = run(NOVUSS, ["puck", "black_pawn"], [rest, [485.0, -15.0]],
+                         physics.Strike(1, 0.0, 2700.0), seed=seed)
+    t_seen = [tr.t_s for tr in tracks if tr.t_s > res.t0_s][:2]
+    events = detect_hiding(NOVUSS, tracks, 1, t_seen[-1] + 0.001, t_seen[-1] + 3.5 / FPS)
+    starts = of(events, EventKind.SHOT_START)
+    assert len(starts) == 1 and abs(starts[0].t_s - res.t0_s) < 1 / FPS
+    assert np.linalg.norm(np.asarray(starts[0].xy_mm) - rest) < 3.0
+    assert of(events, EventKind.PLACED) == [] and of(events, EventKind.MOVED) == []
+    assert [e.labels for e in of(events, EventKind.CONTACT)][:1] == [("puck", "black_pawn")]

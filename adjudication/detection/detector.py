@@ -504,8 +504,8 @@ class MotionEventDetector:
             if back.any():
                 back &= self._on_surface(rest, np.nan_to_num(obs[:, 0]), sig)
             seen_ahead = self._seen[rest][:, ahead[1:]].sum(axis=1)
-            later = exceed[:, 1:].sum(axis=1) >= np.where(back, np.minimum(seen_ahead, need),
-                                                          need)
+            later = exceed[:, 1:].sum(axis=1) >= np.where(
+                back, np.minimum(seen_ahead, need), np.minimum(np.maximum(seen_ahead, 1), need))
             onset[rest] = exceed[:, 0] & (later | (look == 0))
             soon[rest] = exceed.sum(axis=1) >= max(need, 1)
             keep = rest[~onset[rest] & self._seen[rest, col]]
@@ -1652,7 +1652,7 @@ class MotionEventDetector:
         timed = self._onset_of(s, a, t_a)
         t_on = t_a + tau0 / 2 if timed is None else timed
         ballistic = False
-        if len(tt) >= 3:
+        if len(tt) >= 2:  # (two when it is lost from view again at once: a fast stroke's blur)
             rel = xa - self._rest_xy[s]
             far = rel[-1] / max(float(np.linalg.norm(rel[-1])), 1e-9)
             sp = rel @ far
