@@ -712,3 +712,58 @@ def test_cue_ball_first_seen_blurred_after_its_stroke_keeps_its_identity() -> No
         if k == 21:
             assert tracks.seen[0] and np.linalg.norm(tracks.xy_mm[0] - stop) < 5.0
     assert [n.kind for n in tracker.notes] == [NoteKind.NEW] and len(tracks) == 1
+
+
+def _knocked_unseen(ball_xy: list[float], cue_to: list[float], back_at: int | None
+                    ) -> list[Tracks]:
+    """A cue ball struck from rest at frame 20 into a ball that its blur hides from then
+    on: the cue ball, seen just after the contact, rolls on slowly over the ball's place
+    (the stroke of the 9-ball sample's shot 3 from the pixels); the ball is seen again at
+    frame ``back_at``, if at all, far away."""
+    tracker, rng = Tracker(POOL), np.random.default_rng(0)
+    cue0 = np.asarray(cue_to) - 200.0 * (np.asarray(ball_xy) - cue_to) / np.linalg.norm(
+        np.asarray(ball_xy) - cue_to)
+    out = []
+    for k in range(60):
+        xy, labels = [[-500.0, 200.0]], ["ball_1"]
+        if k < 20:
+            xy += [list(cue0), ball_xy]
+            labels += ["cue_ball", "ball_2"]
+        else:
+            step = (np.asarray(ball_xy) - cue_to) / np.linalg.norm(np.asarray(ball_xy) - cue_to)
+            tau = min((k - 21) / FPS, 0.3)  # (from 500 mm/s, slowing down)
+            xy.append(list(np.asarray(cue_to) + (500.0 * tau - 750.0 * tau**2) * step))
+            labels.append("cue_ball")
+        if back_at is not None and k >= back_at:
+            xy.append([1100.0 - 300.0 * (k - back_at) / FPS, 0.0])
+            labels.append("ball_2")
+        noisy = np.asarray(xy) + rng.normal(0, 1.0, (len(xy), 2))
+        out.append(tracker.update(make_obs(k / FPS, noisy, labels, frame=k)))
+    return out
+
+
+@pytest.mark.parametrize("ball_xy, cue_to, state", [
+    ([895.0, -256.0], [854.0, -225.0], TrackState.OFF_TABLE),  # the line meets the foot rail
+    ([1180.0, -545.0], [1140.0, -505.0], TrackState.POCKETED),  # it meets the corner pocket
+])
+def test_ball_whose_place_the_striker_covers_and_seen_nowhere_was_knocked_off(
+        ball_xy, cue_to, state) -> None:
+    runs = _knocked_unseen(ball_xy, cue_to, back_at=None)
+    ball = {k: tr.state[list(tr.label).index("ball_2")] for k, tr in enumerate(runs)
+            if "ball_2" in tr.label}
+    gone = [k for k, st in ball.items() if st == state]
+    # retired there, not before it has been seen nowhere for covered_gone_s
+    assert gone and max(ball) == gone[-1]
+    assert (gone[0] - 19) / FPS >= TrackerSettings().covered_gone_s - 1e-6
+
+
+def test_ball_knocked_unseen_and_found_again_rolling_keeps_its_identity() -> None:
+    # (a break's blur hides a ball for a quarter of a second while another rolls over its
+    # place: found again, it was never gone)
+    runs = _knocked_unseen([895.0, -256.0], [854.0, -225.0], back_at=28)
+    ball_ids = {int(tr.id[k]) for tr in runs for k, lab in enumerate(tr.label)
+                if lab == "ball_2"}
+    assert len(ball_ids) == 1
+    last = runs[-1]
+    k = list(last.label).index("ball_2")
+    assert last.state[k] in (TrackState.MOVING, TrackState.RESTING) and last.seen[k]

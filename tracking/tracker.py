@@ -165,6 +165,15 @@ class TrackerSettings:
       sighting and the first frame without it (an object still rolling on the surface
       would have been seen). Higher pockets objects lost under a hand near a pocket; lower
       rejects real pots seen far from the pocket at low frame rates.
+    * ``covered_frac`` (0.8) and ``covered_gone_s`` (0.5): a ball at rest, unseen since
+      just before (within ``jump_window_s``), whose place a moving object's centre comes
+      closer to than this fraction of their touching distance, in two frames running,
+      cannot lie there: it was knocked away too fast to be seen (a blur). Seen nowhere for
+      ``covered_gone_s`` since, it left the surface along the line from that mover through
+      its place: into the pocket the line meets before a rail, else over that rail. Lower
+      fractions need a deeper overlap (a tracker's error in either position must not pass
+      for one); a shorter time takes a ball lost in a break's blur for gone. Only objects
+      with a label of their own: a pawn knocked unseen is told from its row only when seen.
     * ``hidden_max_s`` (2.0): an unseen resting track without such evidence is presumed
       moved after this long (the longest a hand hides a still object); until then a new
       detection of its label waits rather than take or duplicate its identity.
@@ -213,6 +222,8 @@ class TrackerSettings:
     pocket_margin_mm: float = 3.0
     empty_near_mm: float = 60.0
     empty_after_frames: int = 3
+    covered_frac: float = 0.8
+    covered_gone_s: float = 0.5
     hidden_max_s: float = 2.0
     knock_near_mm: float = 100.0
     struck_labels: tuple[str, ...] = ("cue_ball", "puck")
@@ -237,7 +248,8 @@ class TrackerSettings:
                         "start_moving_mm", "rest_speed_mm_s", "off_table_speed_mm_s",
                         "off_table_margin_mm", "off_table_lost_s", "off_table_horizon_s",
                         "moved_min_unseen_s", "moved_min_mm", "pocket_margin_mm",
-                        "empty_near_mm", "hidden_max_s", "lost_pocket_slack",
+                        "empty_near_mm", "covered_frac", "covered_gone_s", "hidden_max_s",
+                        "lost_pocket_slack",
                         "knock_near_mm", "jump_min_score",
                         "spawn_min_score", "duplicate_after_s")
         for name in non_negative:
@@ -374,6 +386,8 @@ class Tracker:
         self._retired = np.zeros(0, dtype=int)  # 0 in play, else TrackState value
         self._retired_t = np.zeros(0)
         self._empty = np.zeros(0, dtype=int)  # frames its hold position was seen empty
+        self._covered = np.zeros(0, dtype=int)  # frames running a mover covered its place
+        self._knocked_to = np.zeros((0, 2))  # covered: where it left the surface (else NaN)
         self._held = np.zeros(0, dtype=bool)  # lost while moving: rests where it coasted to
         self._first_miss_t = np.zeros(0)  # the first frame without it, since last seen
         self._last_seen_t = np.zeros(0)
@@ -577,6 +591,7 @@ class Tracker:
         matched_xy[rows] = z_hit
         self._after_match(rows, z_hit, lab[hit], score[hit], path_from, path_t0, t)
         self._empty_evidence(live, seen, matched_xy)
+        self._covered_places(live, seen, matched_xy, t)
 
         # -- unseen tracks in play: coast, then hold; lost into a pocket or over a rail
         unseen_rows = live[~seen[live]]
@@ -1028,6 +1043,8 @@ class Tracker:
         self._last_seen_xy[rows] = z
         self._misses[rows] = 0
         self._empty[rows] = 0
+        self._covered[rows] = 0
+        self._knocked_to[rows] = np.nan
         self._held[rows] = False
         self._t_state[rows] = t
         # label votes
@@ -1093,6 +1110,60 @@ class Tracker:
         dy = self._x[unseen, 1, None] - matched_xy[others, 1][None]
         near = (dx * dx + dy * dy <= self.settings.empty_near_mm**2).any(axis=1)
         self._empty[unseen[near]] += 1
+
+    def _covered_places(self, live: np.ndarray, seen: np.ndarray, matched_xy: np.ndarray,
+                        t: float) -> None:
+        """Resting balls whose place a mover covers were knocked away unseen
+        (``covered_frac``): where the line from the mover through the place leaves the
+        surface is kept, and those seen nowhere for ``covered_gone_s`` are retired there."""
+        s = self.settings
+        unseen = live[~seen[live] & self._unique[self._label[live]]]
+        rows = unseen[~self._moving[unseen] & ~self._held[unseen]
+                      & (t - self._last_seen_t[unseen] <= s.jump_window_s + self._frame_dt_s)
+                      & np.isnan(self._knocked_to[unseen, 0])]
+        movers = np.flatnonzero(seen & self._moving)
+        if len(rows) and len(movers):
+            gap = self._x[rows, None, :2] - matched_xy[movers][None]  # (R, M, 2)
+            dist = np.linalg.norm(gap, axis=2)
+            touch = self._radius[self._label[rows]][:, None] + self._radius[
+                self._label[movers]][None, :]
+            over = dist < s.covered_frac * touch
+            hit = over.any(axis=1)
+            self._covered[rows] = np.where(hit, self._covered[rows] + 1, 0)
+            done = np.flatnonzero(hit & (self._covered[rows] >= 2))
+            if len(done):
+                k = np.argmin(np.where(over[done], dist[done], np.inf), axis=1)
+                away = gap[done, k] / np.maximum(dist[done, k], 1e-9)[:, None]
+                self._knocked_to[rows[done]] = self._exit_point(self._x[rows[done], :2], away)
+        elif len(rows):
+            self._covered[rows] = 0
+        gone = unseen[np.isfinite(self._knocked_to[unseen, 0])
+                      & (t - self._last_seen_t[unseen] >= s.covered_gone_s)]
+        if len(gone):
+            where = self._knocked_to[gone]
+            pk = self._pockets
+            potted = np.zeros(len(gone), dtype=bool)
+            if len(pk.capture_mm):
+                potted = (np.linalg.norm(where[:, None] - pk.centre_xy_mm[None], axis=2)
+                          <= pk.capture_mm[None] + 1.0).any(axis=1)  # (on its rim)
+            for state, m in ((TrackState.POCKETED, potted), (TrackState.OFF_TABLE, ~potted)):
+                if m.any():
+                    self._retire(gone[m], state, where[m])
+
+    def _exit_point(self, a: np.ndarray, away: np.ndarray) -> np.ndarray:
+        """Where rays from ``a`` along unit ``away`` (N, 2) leave the surface: the point
+        where each first enters a pocket's capture circle, else where it meets a rail."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            to_edge = np.where(away > 0, (self._half_wh - a) / away,
+                               np.where(away < 0, (-self._half_wh - a) / away, np.inf))
+        b = a + np.nan_to_num(to_edge.min(axis=1), posinf=0.0)[:, None] * away
+        pk = self._pockets
+        if not len(pk.capture_mm):
+            return b
+        enter, frac = _segment_hits_circle(a, b, pk.centre_xy_mm, pk.capture_mm)
+        first = np.where(enter, frac, np.inf).min(axis=1)
+        potted: np.ndarray = np.asarray(enter.any(axis=1))
+        return np.where(potted[:, None], a + np.where(potted, first, 0.0)[:, None] * (b - a), b)
 
     def _relabel(self, row: int, label: int) -> None:
         if self._unique[label]:
@@ -1484,6 +1555,8 @@ class Tracker:
         self._retired = np.r_[self._retired, 0]
         self._retired_t = np.r_[self._retired_t, np.nan]
         self._empty = np.r_[self._empty, 0]
+        self._covered = np.r_[self._covered, 0]
+        self._knocked_to = np.vstack([self._knocked_to, [np.nan, np.nan]])
         self._held = np.r_[self._held, False]
         self._first_miss_t = np.r_[self._first_miss_t, np.nan]
         self._last_seen_t = np.r_[self._last_seen_t, t]

@@ -450,7 +450,8 @@ class MotionEventDetector:
         # pocket): its contact is found from where it lay (step 4)
         vanished = leaving & (self._mode == _REST) if self._shot_on else np.zeros_like(leaving)
         for s in np.flatnonzero(leaving & live).tolist():
-            self._removal(int(s), a, int(st[s]))
+            if self._removal(int(s), a, int(st[s])):
+                vanished[s] = False  # (its contact is found already)
             self._mode[s] = _GONE
         back = (self._mode == _GONE) & self._seen[:, col]
         for s in np.flatnonzero(back).tolist():
@@ -1724,13 +1725,20 @@ class MotionEventDetector:
         # or a push too gentle to time; it moves on without an event
         return False
 
-    def _removal(self, s: int, a: int, state: int) -> None:
+    def _removal(self, s: int, a: int, state: int) -> bool:
+        """The pocket or off-table event of slot ``s``, gone at frame ``a``; True when a
+        resting object's contact was found here too (knocked away unseen)."""
         t_a = self._T(a)
-        last = [k for k in range(max(0, a - self._hist + 1, a - 12), a) if
+        last = [k for k in range(max(0, a - self._hist + 1, a - 20), a) if
                 self._seen[s, k % self._hist]]
         if state == TrackState.OFF_TABLE and not self._shot_on:
-            return
+            return False
         a_last = last[-1] if last else a - 1
+        if self._shot_on and self._mode[s] == _REST and a - a_last > self.settings.lag_frames:
+            knock = self._knocked_unseen(s, a_last, a, t_a)
+            if knock is not None:
+                self._knocked_away(s, a, state, *knock)
+                return True
         tau, xy = self._samples(s, max(a_last - self.settings.fit_frames, self._seg0[s]),
                                 a_last, t_a)
         tau0 = self._T(a_last) - t_a if last else -self._dt
@@ -1749,7 +1757,7 @@ class MotionEventDetector:
             p = eval_path(coef, t_ev - t_a) if coef is not None else p_last
             self._event(EventKind.POCKET, t_ev, a, refs, p, conf,
                         pocket=self.spec.pockets[k].name)
-            return
+            return False
         # off the table: over the nearest cushion
         p_last = xy[-1] if len(xy) else self._rest_xy[s]
         t_ev = t_a + tau0 / 2
@@ -1766,6 +1774,67 @@ class MotionEventDetector:
                 self._event(EventKind.CUSHION, t_ev, a, refs, p_last, conf,
                             cushion=self.spec.cushions[best[1]].name)
         self._event(EventKind.OFF_TABLE, t_ev, a, refs, p_last, conf)
+        return False
+
+    def _knocked_unseen(self, s: int, a_last: int, a: int, t_a: float
+                        ) -> tuple[int, float, np.ndarray] | None:
+        """The mover that came to resting slot ``s``'s place after it was last seen (frame
+        ``a_last``) and before the tracker gave it up for knocked off the surface (a blur
+        the detector missed): (mover, contact time relative to ``t_a``, mover's position
+        then) at its first approach within touching (and the contact gate), or None."""
+        rest = self._rest_xy[s]
+        h = self._hist
+        for k in range(a_last + 1, a + 1):
+            col = k % h
+            cand = np.flatnonzero(self._seen[:, col] & (self._mode == _MOVING))
+            cand = cand[cand != s]
+            if not len(cand):
+                continue
+            gap = np.linalg.norm(self._xy[cand, col] - rest, axis=1) - (
+                self._radius[cand] + self._radius[s])
+            if not np.any(gap < self.settings.contact_gate_mm):
+                continue
+            m = int(cand[np.argmin(gap)])
+            tt, xa = self._samples(m, k - 1, k + 1, t_a)
+            tau0, tau1 = self._T(k - 1) - t_a, self._T(k) - t_a
+            tc = None
+            if len(tt) >= 2:
+                coef = fit_path(tt, xa, 1)[0]
+                tc = first_touch(coef, np.array([rest, [0.0, 0.0], [0.0, 0.0]]),
+                                 float(self._radius[m] + self._radius[s]), tau0 - self._dt,
+                                 tau1)
+                p = eval_path(coef, tc if tc is not None else 0.5 * (tau0 + tau1))
+            else:
+                p = self._xy[m, col]
+            tc = 0.5 * (tau0 + tau1) if tc is None else tc
+            if math.isfinite(self._t_start[m]):  # (not before the mover left its rest)
+                tc = max(tc, float(self._t_start[m]) - t_a + 1e-3)
+            return m, tc, p
+        return None
+
+    def _knocked_away(self, s: int, a: int, state: int, m: int, tc: float,
+                      p_m: np.ndarray) -> None:
+        """Resting slot ``s`` struck by mover ``m`` at ``tc`` and gone from the surface
+        unseen: the contact, and the pocket (the one nearest the line from the mover through
+        its place) or the fall off the table, at the contact (when after, the camera does
+        not say), each with the doubt of an inference."""
+        t_a = self._T(a)
+        conf = 0.5 * self._quality([m], a)
+        rest = self._rest_xy[s]
+        self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(m), self._ref(s)), p_m, conf,
+                    0.5 * self._dt)
+        self._last_pair_t[(min(m, s), max(m, s))] = t_a
+        if state != TrackState.POCKETED:
+            self._event(EventKind.OFF_TABLE, t_a + tc, a, (self._ref(s),), rest, conf)
+            return
+        away = rest - p_m
+        away = away / max(float(np.linalg.norm(away)), 1e-9)
+        rel = self._pock_c - rest
+        along = rel @ away
+        off = np.abs(rel[:, 0] * away[1] - rel[:, 1] * away[0])
+        k = int(np.argmin(np.where(along > 0, off, np.inf)))
+        self._event(EventKind.POCKET, t_a + tc, a, (self._ref(s),), self._pock_c[k], conf,
+                    pocket=self.spec.pockets[k].name)
 
     def _cushion_before_pocket(self, s: int, a: int, a_last: int, t_a: float) -> None:
         """A cushion that slot ``s`` hit in its last frames before it fell into a pocket
