@@ -898,3 +898,4 @@ def test_ball_knocked_off_in_a_blur_is_hit_by_the_ball_that_covers_its_place():
     assert [e.labels for e in gone] == [("ball_2",)] and gone[0].t_s == contact[0].t_s
     assert contact[0].confidence <= 0.5 and gone[0].confidence <= 0.5
     assert of(events, EventKind.POCKET) == []
+

@@ -884,7 +884,24 @@ class MotionEventDetector:
                 continue
             tau0, tau1, _ = self._window(a, i)
             ii = int(np.flatnonzero(have == i)[0])
+            # (a fast striker's bend is placed by its samples only to within a frame: one
+            # seen first just after a contact may be flagged the frame before it, and
+            # frames it is missed in after that leave its contact further on)
+            fast = bend[i] and float(np.linalg.norm(eval_velocity(paths[i], tau1))) > _FAST_MM_S
+            missed = 0.0  # (then a touch, or a near miss, may lie past the frame after a)
+            if fast and self._shot_on:  # (a hand's carry between shots: no contact)
+                k = a + 1
+                while k < min(a + 3, self._n) and not self._seen[i, k % self._hist]:
+                    missed += self._dt
+                    k += 1
+            reach = (0.5 * self._dt if fast else 0.0) + missed
             dist = np.linalg.norm(pos - pos[ii][None], axis=2).min(axis=1)
+            if reach > 0.5 * self._dt:
+                ext = np.linspace(tau1, tau1 + reach, 4)
+                pos_ext = (coefs[:, None, 0] + coefs[:, None, 1] * ext[None, :, None]
+                           + coefs[:, None, 2] * (ext**2)[None, :, None])
+                dist = np.minimum(dist, np.linalg.norm(pos_ext - pos_ext[ii][None],
+                                                       axis=2).min(axis=1))
             rsum = self._radius[have] + self._radius[i]
             near = np.flatnonzero((dist < rsum + s_.contact_gate_mm + 20.0) & (have != i))
             for jj in near.tolist():
@@ -914,15 +931,12 @@ class MotionEventDetector:
                         exact_only = True  # the striker's bend may show only later
                 ci, cj = paths[i], paths[j]
                 r = float(rsum[jj])
-                # (a fast striker's bend is placed by its samples only to within a frame:
-                # one seen first just after a contact may be flagged the frame before it)
-                fast = bend[i] and float(np.linalg.norm(eval_velocity(ci, tau1))) > _FAST_MM_S
-                tc = first_touch(ci, cj, r, tau0, tau1 + (0.5 * self._dt if fast else 0.0))
+                tc = first_touch(ci, cj, r, tau0, tau1 + reach)
                 conf = 1.0
                 if tc is None:
                     if exact_only:
                         continue
-                    tc, dmin = closest_approach(ci, cj, tau0, tau1)
+                    tc, dmin = closest_approach(ci, cj, tau0, tau1 + (reach if missed else 0.0))
                     gap = dmin - r
                     if gap > s_.contact_gate_mm:
                         continue
