@@ -1206,7 +1206,11 @@ class MotionEventDetector:
             return None
         tt, xa = self._samples(j, a0, a0 + 2, t_a)
         tau0 = t0 - t_a
-        ok = tt > tau0 + 1e-3
+        # (one still within its noise of the rest gives no direction: an onset flagged on
+        # noise just before the stroke)
+        clear = np.linalg.norm(xa - self._start_xy[j], axis=1) > (
+            3.0 * self._sigma_of(j, a0) + self.settings.onset_min_mm)
+        ok = (tt > tau0 + 1e-3) & clear
         if not np.any(ok):
             return None
         k = int(np.flatnonzero(ok)[0])
