@@ -979,3 +979,19 @@ def test_novuss_16_1_z_puck_set_down_in_another_zone_is_judged_as_that_players_s
     assert review[0].player == "ann" and review[0].evidence["puck_set_down"] is True
     assert has(j, "Novuss E2 correct shot", Outcome.LEGAL)  # her own red pawn first
     assert j.state.shooter == "bob"  # ann pocketed nothing: bob's turn
+
+
+@pytest.mark.parametrize("other, review", [
+    ("red_pawn#2", False),  # two own light pawns: correct whichever came first
+    ("black_pawn#13", True),  # own and opponent's: 17.1.б at once, but which was first?
+])
+def test_novuss_doubtful_tie_at_a_junction_is_for_review_only_when_the_pawns_differ(
+        other, review) -> None:
+    # the puck into the junction of two touching pawns: the camera cannot tell which it
+    # met first (both contacts doubtful); that matters only if each alone makes another shot
+    e, s = novuss()
+    tie = replace_confidence(shot(TABLE, [HIT_RED, ("contact", 1.001, "puck#99", other)]),
+                             0.1)
+    j = e.judge(s, tie)
+    assert has(j, "Novuss E2 correct shot", Outcome.REVIEW) is review
+    assert has(j, "Novuss E2 correct shot", Outcome.LEGAL) is not review

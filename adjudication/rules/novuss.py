@@ -258,6 +258,17 @@ def _direct(f: NovussFacts, hits: list[tuple[Event, int, str]], opposite: str) -
     return out
 
 
+def first_tie_settled(f: NovussFacts, window_s: float, doubt: tuple[Event, ...]) -> bool:
+    """Whether a doubtful first contact is only a tie between pawns the puck met at once (a
+    row's junction, within ``window_s``), each of which alone makes the same shot (E2: the
+    same §17.1 items): then the class does not rest on which came first."""
+    hits = first_pawns(f, window_s)
+    if len(hits) < 2 or any(all(e is not h[0] for h in hits) for e in doubt):
+        return False
+    opposite = OPPOSITE[f.side]
+    return len({tuple(v.rule for v in _direct(f, [h], opposite)) for h in hits}) == 1
+
+
 def own_zone_first_ok(f: NovussFacts, hits: list[tuple[Event, int, str]]) -> Check:
     """§8.24 (E2–E4 item l): the puck's first pawn must not lie in the shooter's own edge
     zone. An own dark pawn there is §17.1.з already; own light and opponent pawns count."""
@@ -642,7 +653,7 @@ class NovussEngine:
         win = self.settings.simultaneous_s
         below = self.settings.review_below
         first_doubt = doubtful((*f.puck_path[:1], *(h[0] for h in first_pawns(f, win))), below)
-        if first_doubt:
+        if first_doubt and not first_tie_settled(f, win, first_doubt):
             book.add(
                 "Novuss E2 correct shot",
                 Outcome.REVIEW,
