@@ -169,8 +169,9 @@ class TrackerSettings:
       just before (within ``jump_window_s``), whose place a moving object's centre comes
       closer to than this fraction of their touching distance, in two frames running,
       cannot lie there: it was knocked away too fast to be seen (a blur). Seen nowhere for
-      ``covered_gone_s`` since, it left the surface along the line from that mover through
-      its place: into the pocket the line meets before a rail, else over that rail. Lower
+      ``covered_gone_s`` since, it left the surface along the line of centres where a mover
+      first touched its place: into the pocket that line meets before a rail, else over
+      that rail. Lower
       fractions need a deeper overlap (a tracker's error in either position must not pass
       for one); a shorter time takes a ball lost in a break's blur for gone. Only objects
       with a label of their own: a pawn knocked unseen is told from its row only when seen.
@@ -388,6 +389,8 @@ class Tracker:
         self._empty = np.zeros(0, dtype=int)  # frames its hold position was seen empty
         self._covered = np.zeros(0, dtype=int)  # frames running a mover covered its place
         self._knocked_to = np.zeros((0, 2))  # covered: where it left the surface (else NaN)
+        self._knocked_potted = np.zeros(0, dtype=bool)  # ... and whether into a pocket
+        self._touched_dir = np.zeros((0, 2))  # unseen at rest: away from a mover's first touch
         self._held = np.zeros(0, dtype=bool)  # lost while moving: rests where it coasted to
         self._first_miss_t = np.zeros(0)  # the first frame without it, since last seen
         self._last_seen_t = np.zeros(0)
@@ -1045,6 +1048,7 @@ class Tracker:
         self._empty[rows] = 0
         self._covered[rows] = 0
         self._knocked_to[rows] = np.nan
+        self._touched_dir[rows] = np.nan
         self._held[rows] = False
         self._t_state[rows] = t
         # label votes
@@ -1114,7 +1118,7 @@ class Tracker:
     def _covered_places(self, live: np.ndarray, seen: np.ndarray, matched_xy: np.ndarray,
                         t: float) -> None:
         """Resting balls whose place a mover covers were knocked away unseen
-        (``covered_frac``): where the line from the mover through the place leaves the
+        (``covered_frac``): where the line of centres of the mover's first touch leaves the
         surface is kept, and those seen nowhere for ``covered_gone_s`` are retired there."""
         s = self.settings
         unseen = live[~seen[live] & self._unique[self._label[live]]]
@@ -1127,43 +1131,48 @@ class Tracker:
             dist = np.linalg.norm(gap, axis=2)
             touch = self._radius[self._label[rows]][:, None] + self._radius[
                 self._label[movers]][None, :]
+            # (the line of centres is best seen where the mover first touched the place)
+            first = np.flatnonzero(np.isnan(self._touched_dir[rows, 0])
+                                   & (dist < touch).any(axis=1))
+            if len(first):
+                k = np.argmin(dist[first], axis=1)
+                self._touched_dir[rows[first]] = gap[first, k] / np.maximum(
+                    dist[first, k], 1e-9)[:, None]
             over = dist < s.covered_frac * touch
             hit = over.any(axis=1)
             self._covered[rows] = np.where(hit, self._covered[rows] + 1, 0)
             done = np.flatnonzero(hit & (self._covered[rows] >= 2))
             if len(done):
-                k = np.argmin(np.where(over[done], dist[done], np.inf), axis=1)
-                away = gap[done, k] / np.maximum(dist[done, k], 1e-9)[:, None]
-                self._knocked_to[rows[done]] = self._exit_point(self._x[rows[done], :2], away)
+                r = rows[done]
+                away = self._touched_dir[r]
+                self._knocked_to[r], self._knocked_potted[r] = self._exit_point(
+                    self._x[r, :2], away)
         elif len(rows):
             self._covered[rows] = 0
         gone = unseen[np.isfinite(self._knocked_to[unseen, 0])
                       & (t - self._last_seen_t[unseen] >= s.covered_gone_s)]
         if len(gone):
-            where = self._knocked_to[gone]
-            pk = self._pockets
-            potted = np.zeros(len(gone), dtype=bool)
-            if len(pk.capture_mm):
-                potted = (np.linalg.norm(where[:, None] - pk.centre_xy_mm[None], axis=2)
-                          <= pk.capture_mm[None] + 1.0).any(axis=1)  # (on its rim)
+            where, potted = self._knocked_to[gone], self._knocked_potted[gone]
             for state, m in ((TrackState.POCKETED, potted), (TrackState.OFF_TABLE, ~potted)):
                 if m.any():
                     self._retire(gone[m], state, where[m])
 
-    def _exit_point(self, a: np.ndarray, away: np.ndarray) -> np.ndarray:
+    def _exit_point(self, a: np.ndarray, away: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Where rays from ``a`` along unit ``away`` (N, 2) leave the surface: the point
-        where each first enters a pocket's capture circle, else where it meets a rail."""
+        where each first enters a pocket's capture circle (and True), else where it meets
+        a rail."""
         with np.errstate(divide="ignore", invalid="ignore"):
             to_edge = np.where(away > 0, (self._half_wh - a) / away,
                                np.where(away < 0, (-self._half_wh - a) / away, np.inf))
         b = a + np.nan_to_num(to_edge.min(axis=1), posinf=0.0)[:, None] * away
         pk = self._pockets
         if not len(pk.capture_mm):
-            return b
+            return b, np.zeros(len(a), dtype=bool)
         enter, frac = _segment_hits_circle(a, b, pk.centre_xy_mm, pk.capture_mm)
         first = np.where(enter, frac, np.inf).min(axis=1)
         potted: np.ndarray = np.asarray(enter.any(axis=1))
-        return np.where(potted[:, None], a + np.where(potted, first, 0.0)[:, None] * (b - a), b)
+        where = np.where(potted[:, None], a + np.where(potted, first, 0.0)[:, None] * (b - a), b)
+        return where, potted
 
     def _relabel(self, row: int, label: int) -> None:
         if self._unique[label]:
@@ -1557,6 +1566,8 @@ class Tracker:
         self._empty = np.r_[self._empty, 0]
         self._covered = np.r_[self._covered, 0]
         self._knocked_to = np.vstack([self._knocked_to, [np.nan, np.nan]])
+        self._knocked_potted = np.r_[self._knocked_potted, False]
+        self._touched_dir = np.vstack([self._touched_dir, [np.nan, np.nan]])
         self._held = np.r_[self._held, False]
         self._first_miss_t = np.r_[self._first_miss_t, np.nan]
         self._last_seen_t = np.r_[self._last_seen_t, t]
