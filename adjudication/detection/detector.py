@@ -886,7 +886,8 @@ class MotionEventDetector:
             ii = int(np.flatnonzero(have == i)[0])
             # (a fast striker's bend is placed by its samples only to within a frame: one
             # seen first just after a contact may be flagged the frame before it, and
-            # frames it is missed in after that leave its contact further on)
+            # frames it is missed in after that leave its contact further on; what its line
+            # meets in that reach is a candidate too)
             fast = bend[i] and float(np.linalg.norm(eval_velocity(paths[i], tau1))) > _FAST_MM_S
             missed = 0.0  # (then a touch, or a near miss, may lie past the frame after a)
             if fast and self._shot_on:  # (a hand's carry between shots: no contact)
@@ -896,7 +897,7 @@ class MotionEventDetector:
                     k += 1
             reach = (0.5 * self._dt if fast else 0.0) + missed
             dist = np.linalg.norm(pos - pos[ii][None], axis=2).min(axis=1)
-            if reach > 0.5 * self._dt:
+            if reach > 0.0:
                 ext = np.linspace(tau1, tau1 + reach, 4)
                 pos_ext = (coefs[:, None, 0] + coefs[:, None, 1] * ext[None, :, None]
                            + coefs[:, None, 2] * (ext**2)[None, :, None])
