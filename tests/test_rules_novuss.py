@@ -579,6 +579,7 @@ def test_novuss_review_on_doubt_first_pawn_and_pocket() -> None:
     j = e.judge(s, weak)
     c = next(c for c in j.calls if c.outcome is Outcome.REVIEW)
     assert c.rule == "Novuss E2 correct shot" and c.evidence["doubtful"][0]["confidence"] == 0.3
+    assert len(c.evidence["doubtful"]) == 1  # (the first contact, named once)
     assert not any(c.outcome is Outcome.REVIEW for c in e.judge(s, sh).calls)
     pot = replace_confidence(shot(TABLE, [HIT_RED, POT_RED]), 0.2, kind="pocket")
     assert has(e.judge(s, pot), "Novuss 18.1.а", Outcome.REVIEW)

@@ -277,8 +277,13 @@ def evidence_map(**kw: Any) -> Mapping[str, Any]:
 
 
 def doubtful(events: Iterable[Event | None], below: float) -> tuple[Event, ...]:
-    """The events, of those that decide a call, seen with ``confidence`` under ``below``."""
-    return tuple(e for e in events if e is not None and e.confidence < below)
+    """The events, of those that decide a call, seen with ``confidence`` under ``below``
+    (each once, though several parts of the call name it)."""
+    out: list[Event] = []
+    for e in events:
+        if e is not None and e.confidence < below and all(e is not o for o in out):
+            out.append(e)
+    return tuple(out)
 
 
 def doubt_evidence(events: Sequence[Event]) -> dict[str, Any]:
