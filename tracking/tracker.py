@@ -171,10 +171,10 @@ class TrackerSettings:
       cannot lie there: it was knocked away too fast to be seen (a blur). Seen nowhere for
       ``covered_gone_s`` since, it left the surface along the line of centres where a mover
       first touched its place: into the pocket that line meets before a rail, else over
-      that rail. Lower
-      fractions need a deeper overlap (a tracker's error in either position must not pass
-      for one); a shorter time takes a ball lost in a break's blur for gone. Only objects
-      with a label of their own: a pawn knocked unseen is told from its row only when seen.
+      that rail. Lower fractions need a deeper overlap (a tracker's error in either
+      position must not pass for one); a shorter time takes a ball lost in a break's blur
+      for gone. Only objects with a label of their own: a pawn knocked unseen is told from
+      its row only when seen.
     * ``hidden_max_s`` (2.0): an unseen resting track without such evidence is presumed
       moved after this long (the longest a hand hides a still object); until then a new
       detection of its label waits rather than take or duplicate its identity.
@@ -1157,14 +1157,20 @@ class Tracker:
                 if m.any():
                     self._retire(gone[m], state, where[m])
 
+    def _to_rail(self, a: np.ndarray, d: np.ndarray) -> np.ndarray:
+        """For lines ``a + u d`` (N, 2 each), the ``u`` where each meets the playing
+        surface's edge (inf where it never moves; NaN where ``d`` is NaN)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            to_edge = np.where(d > 0, (self._half_wh - a) / d,
+                               np.where(d < 0, (-self._half_wh - a) / d, np.inf))
+        out: np.ndarray = to_edge.min(axis=1)
+        return out
+
     def _exit_point(self, a: np.ndarray, away: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Where rays from ``a`` along unit ``away`` (N, 2) leave the surface: the point
         where each first enters a pocket's capture circle (and True), else where it meets
         a rail."""
-        with np.errstate(divide="ignore", invalid="ignore"):
-            to_edge = np.where(away > 0, (self._half_wh - a) / away,
-                               np.where(away < 0, (-self._half_wh - a) / away, np.inf))
-        b = a + np.nan_to_num(to_edge.min(axis=1), posinf=0.0)[:, None] * away
+        b = a + np.nan_to_num(self._to_rail(a, away), posinf=0.0)[:, None] * away
         pk = self._pockets
         if not len(pk.capture_mm):
             return b, np.zeros(len(a), dtype=bool)
@@ -1277,10 +1283,7 @@ class Tracker:
         the table (unless ``pockets_only``): ``b`` lies beyond a rail, reached fast."""
         s = self.settings
         d = b - a
-        with np.errstate(divide="ignore", invalid="ignore"):
-            to_edge = np.where(d > 0, (self._half_wh - a) / d,
-                               np.where(d < 0, (-self._half_wh - a) / d, np.inf))
-        exit_frac = np.clip(np.nan_to_num(to_edge.min(axis=1), nan=1.0, posinf=1.0), 0.0, 1.0)
+        exit_frac = np.clip(np.nan_to_num(self._to_rail(a, d), nan=1.0, posinf=1.0), 0.0, 1.0)
         pk = self._pockets
         if len(pk.capture_mm):
             radius = pk.capture_mm + s.pocket_margin_mm

@@ -873,9 +873,12 @@ class MotionEventDetector:
         if len(have) == 0:
             return explained
         coefs = np.stack([paths[int(k)] for k in have])  # (P, 3, 2)
-        samp = np.linspace(tau0, tau1, 5)
-        pos = (coefs[:, None, 0] + coefs[:, None, 1] * samp[None, :, None]
-               + coefs[:, None, 2] * (samp**2)[None, :, None])  # (P, 5, 2)
+        def at(samp: np.ndarray) -> np.ndarray:  # every path's positions (P, T, 2)
+            out: np.ndarray = (coefs[:, None, 0] + coefs[:, None, 1] * samp[None, :, None]
+                               + coefs[:, None, 2] * (samp**2)[None, :, None])
+            return out
+
+        pos = at(np.linspace(tau0, tau1, 5))
         moving_before = {int(k) for k in have if self._mode[k] == _MOVING}
         cands: list[_Candidate] = []
         seen_pairs: set[tuple[int, int]] = set()
@@ -898,9 +901,7 @@ class MotionEventDetector:
             reach = (0.5 * self._dt if fast else 0.0) + missed
             dist = np.linalg.norm(pos - pos[ii][None], axis=2).min(axis=1)
             if reach > 0.0:
-                ext = np.linspace(tau1, tau1 + reach, 4)
-                pos_ext = (coefs[:, None, 0] + coefs[:, None, 1] * ext[None, :, None]
-                           + coefs[:, None, 2] * (ext**2)[None, :, None])
+                pos_ext = at(np.linspace(tau1, tau1 + reach, 4))
                 dist = np.minimum(dist, np.linalg.norm(pos_ext - pos_ext[ii][None],
                                                        axis=2).min(axis=1))
             rsum = self._radius[have] + self._radius[i]
