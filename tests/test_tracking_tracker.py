@@ -767,3 +767,44 @@ def test_ball_knocked_unseen_and_found_again_rolling_keeps_its_identity() -> Non
     last = runs[-1]
     k = list(last.label).index("ball_2")
     assert last.state[k] in (TrackState.MOVING, TrackState.RESTING) and last.seen[k]
+
+
+def _hidden_pawn_then(extra: dict[int, list[float]], back_at: int, frames: int = 62
+                      ) -> tuple[Tracks, int]:
+    """Two pawns at rest, the first hidden from frame 10 to ``back_at`` (then seen where it
+    lay) over ``frames`` frames; ``extra`` adds one black detection in some frames.
+    Returns the last frame's tracks and the hidden pawn's id."""
+    tracker = Tracker(NOVUSS)
+    rng = np.random.default_rng(5)
+    pawn, other = [0.0, -485.0], [200.0, 0.0]
+    hidden_id = -1
+    for k in range(frames):
+        xy = [other] if 10 <= k < back_at else [pawn, other]
+        if k in extra:
+            xy = [*xy, extra[k]]
+        xy_noisy = np.array(xy) + rng.normal(0, 1.0, (len(xy), 2))
+        tracks = tracker.update(make_obs(k / FPS, xy_noisy, ["black_pawn"] * len(xy),
+                                         frame=k))
+        if k == 9:
+            hidden_id = _id_at(tracks, np.array(pawn))
+    return tracks, hidden_id
+
+
+def test_false_detection_beside_a_hidden_pawn_does_not_carry_its_track_off() -> None:
+    # novuss_doubles (noise seed 2): a pawn hidden 1.3 s, its gate grown meanwhile; one
+    # false detection 19 mm beside it moved its track there, and the pawn, seen again at
+    # its place, became a second track
+    tracks, pawn_id = _hidden_pawn_then({50: [19.0, -485.0]}, back_at=52)
+    assert _id_at(tracks, np.array([0.0, -485.0])) == pawn_id
+    assert np.linalg.norm(tracks.xy_mm[tracks.id == pawn_id][0] - [0.0, -485.0]) < 3.0
+    assert len(tracks) == 2
+
+
+def test_hidden_pawn_nudged_is_found_where_two_frames_show_it() -> None:
+    # the same pawn nudged 15 mm while hidden: the first sighting there waits, the second
+    # confirms it
+    tracks, pawn_id = _hidden_pawn_then({k: [15.0, -485.0] for k in range(52, 62)},
+                                        back_at=62)
+    assert _id_at(tracks, np.array([15.0, -485.0])) == pawn_id
+    assert np.linalg.norm(tracks.xy_mm[tracks.id == pawn_id][0] - [15.0, -485.0]) < 3.0
+    assert len(tracks) == 2

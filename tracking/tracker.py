@@ -129,7 +129,10 @@ class TrackerSettings:
     Motion states
     * ``start_moving_chi2`` (25) and ``start_moving_mm`` (5): a resting track starts moving
       when a detection lies beyond both; lower catches soft touches a frame sooner but
-      turns detector noise into motion.
+      turns detector noise into motion. A resting track unseen for two frames or more
+      takes a detection beyond ``start_moving_mm`` of its place only when a frame within
+      ``jump_window_s`` before showed one there too (its gate grows while it is hidden:
+      one false detection beside it must not carry it off).
     * ``rest_speed_mm_s`` (25) and ``rest_after_s`` (0.15): a moving track rests once it
       is slow this long: its filtered speed below ``rest_speed_mm_s``, or its observations
       all within ``rest_radius_mm`` (5) of where the slow spell began. The second test is
@@ -178,6 +181,12 @@ class TrackerSettings:
     * ``hidden_max_s`` (2.0): an unseen resting track without such evidence is presumed
       moved after this long (the longest a hand hides a still object); until then a new
       detection of its label waits rather than take or duplicate its identity.
+    * ``hand_min_s`` (0.1): a hand takes at least this long to lift an object and set it
+      down. A new detection first seen sooner after a hidden object's last sighting is
+      another object (one the hand uncovers as it moves, or sets down elsewhere): it
+      neither takes that identity nor waits for it. Higher turns quick moves by hand into
+      new identities; lower gives a pawn hidden under a hand the identity of one the hand
+      uncovers beside it.
 
     New identities
     * ``confirm_hits`` (3) of ``confirm_window`` (5) frames: more rejects flicker better
@@ -226,6 +235,7 @@ class TrackerSettings:
     covered_frac: float = 0.8
     covered_gone_s: float = 0.5
     hidden_max_s: float = 2.0
+    hand_min_s: float = 0.1
     knock_near_mm: float = 100.0
     struck_labels: tuple[str, ...] = ("cue_ball", "puck")
     lost_pocket_slack: float = 2.0
@@ -250,6 +260,7 @@ class TrackerSettings:
                         "off_table_margin_mm", "off_table_lost_s", "off_table_horizon_s",
                         "moved_min_unseen_s", "moved_min_mm", "pocket_margin_mm",
                         "empty_near_mm", "covered_frac", "covered_gone_s", "hidden_max_s",
+                        "hand_min_s",
                         "lost_pocket_slack",
                         "knock_near_mm", "jump_min_score",
                         "spawn_min_score", "duplicate_after_s")
@@ -411,6 +422,8 @@ class Tracker:
         # a hidden striker's first sighting far from its rest, waiting for a second one
         # (see _struck_while_hidden_jumps): row -> (time, where, sigma)
         self._pending_jumps: dict[int, tuple[float, np.ndarray, float]] = {}
+        # (see _unconfirmed_shift): row -> (time, the detection beside its place)
+        self._shift_seen: dict[int, tuple[float, np.ndarray]] = {}
         self._frame_knocks: _Knocks | None = None  # this frame's, once asked for
         self._frame_live = np.zeros(0, dtype=bool)  # this frame's tracks in play
         # the estimates they come from: state, position variance, its time, moving
@@ -512,6 +525,11 @@ class Tracker:
             passing = self._moving[live] & ~self._unique[label_live]
             if passing.any():
                 ok[passing] &= ~self._through_rest(live[passing], z)
+            # a resting track unseen for frames, its gate grown meanwhile, takes a detection
+            # beyond start_moving_mm of its place only where the frame before showed one
+            # too: a false detection beside a hidden object must not carry it off, and one
+            # nudged while hidden is found a frame later
+            ok &= ~self._unconfirmed_shift(live, z, sigma, ok, t)
             # a resting track's detection beyond the noise: not one pushed back at it
             doubt = ok & ~self._moving[live][:, None] & (d2 > _PUSH_TOL_SIGMA**2)
             if doubt.any():
@@ -766,18 +784,22 @@ class Tracker:
         gap = np.linalg.norm(p - nearest, axis=2)
         # the push of a contact: a mover whose path touched the object (within the sum of
         # their radii, widened by the mover's uncertainty) and that was approaching it
+        # where the path began (a path predicted past the object's centre approached it)
         r_rows = self._radius[self._label[rows]]
-        contact = r_rows[:, None] + self._radius[self._label[movers]][None, :] + (
-            3 * np.sqrt(var[movers])[None, :] + s.start_moving_mm)
+        r_pair = r_rows[:, None] + self._radius[self._label[movers]][None, :]
+        contact = r_pair + 3 * np.sqrt(var[movers])[None, :] + s.start_moving_mm
         # a mover whose path since it began (a stroke, a bounce) is nearest the object at
-        # its start and goes away from it knocked it only if it began touching it
-        leaving = began & (u <= 0.0) & (((p - (b - ab)) * ab).sum(-1) < 0) & (gap > contact)
+        # its start and goes away from it knocked it only if it began touching it (where
+        # it began was estimated then: the mover's present uncertainty, grown since, does
+        # not widen that touch)
+        leaving = began & (u <= 0.0) & (((p - (b - ab)) * ab).sum(-1) < 0) & (
+            gap > r_pair + 2 * s.start_moving_mm)
         near = (gap <= s.knock_near_mm) & ~leaving
         mover_speed = np.hypot(v[:, 0], v[:, 1])
         knock = np.where(near, 2 * mover_speed[None], 0.0).max(axis=1)
         # (a path predicted through the object's centre pushes it along the path)
         through = gap < 1.0
-        approach = (gap <= contact) & ((((p - nearest) * v[None]).sum(-1) > 0) | through)
+        approach = (gap <= contact) & ((u > 0.0) | through)
         # contacts run along touching objects (a row of pawns starts at once), each pushed
         # by the touching ones reached before it
         pushed_by = np.zeros((len(rows), len(rows)), dtype=bool)
@@ -829,6 +851,33 @@ class Tracker:
         inside = miss < deep[:, None, :]
         inside &= rows[:, None, None] != rest[None, None, :]
         return inside.any(axis=2)
+
+    def _unconfirmed_shift(self, live: np.ndarray, z: np.ndarray, sigma: np.ndarray,
+                           ok: np.ndarray, t: float) -> np.ndarray:
+        """``(len(live), len(z))``: stage-1 pairs of a resting track unseen since the frame
+        before last with a detection farther than ``start_moving_mm`` (and its noise) from
+        its place, where no detection lay within that of this one in the previous frames
+        (``jump_window_s``). Remembers, per such track, its nearest such detection."""
+        s = self.settings
+        hidden = ~self._moving[live] & (self._misses[live] >= 2)
+        out = np.zeros(ok.shape, dtype=bool)
+        self._shift_seen = {row: p for row, p in self._shift_seen.items()
+                            if t - p[0] <= s.jump_window_s}
+        if not hidden.any():
+            return out
+        rows = np.flatnonzero(hidden)
+        step = np.linalg.norm(z[None] - self._x[live[rows], None, :2], axis=2)
+        far = ok[rows] & (step > s.start_moving_mm + 3 * sigma[None, :])
+        for k in np.flatnonzero(far.any(axis=1)).tolist():
+            row = int(live[rows[k]])
+            prev = self._shift_seen.get(row)
+            if prev is None:
+                out[rows[k]] = far[k]
+            else:
+                out[rows[k]] = far[k] & (
+                    np.linalg.norm(z - prev[1], axis=1) > s.start_moving_mm + 3 * sigma)
+            self._shift_seen[row] = (t, z[far[k]][np.argmin(step[k][far[k]])])
+        return out
 
     def _away_from_push(self, rows: np.ndarray, z: np.ndarray, sigma: np.ndarray,
                         knocks: _Knocks) -> np.ndarray:
@@ -1466,7 +1515,8 @@ class Tracker:
         where it coasted to; one moved by hand from a place now seen empty; a pocketed or
         off-table one put back (a penalty pawn, a pawn returned to the circle). True when
         it took over an identity, False when it must wait (an object of its label is
-        hidden and may still be where it was), None when it is a new object."""
+        hidden, may still be where it was and could have been carried here), None when it
+        is a new object."""
         s = self.settings
         unseen = in_play[(self._last_seen_t[in_play] < cand.first_t_s)
                          & (self._misses[in_play] > 0)]
@@ -1492,15 +1542,19 @@ class Tracker:
                 self._take_over(row, cand, t, seen, matched_xy)
                 return True
             unseen_s = t - self._last_seen_t[gone]
-            proven = (unseen_s >= s.hidden_max_s) | (
-                (unseen_s >= s.moved_min_unseen_s) & (self._empty[gone] >= s.empty_after_frames))
+            # (a hand takes hand_min_s to lift an object and set it down: one hidden
+            # shorter before the candidate was first seen is not it)
+            carried = cand.first_t_s - self._last_seen_t[gone] >= s.hand_min_s
+            proven = carried & ((unseen_s >= s.hidden_max_s) | (
+                (unseen_s >= s.moved_min_unseen_s) & (self._empty[gone] >= s.empty_after_frames)))
             if proven.any():
                 row = int(gone[proven][np.argmin(d[proven])])
                 notes.append(self._note(NoteKind.MOVED, row, t, frame, cand.xy_mm,
                                         from_xy=self._last_seen_xy[row]))
                 self._take_over(row, cand, t, seen, matched_xy)
                 return True
-            return False
+            if carried.any():
+                return False
         same = np.flatnonzero((self._label == label) & (self._retired > 0))
         if len(same):
             row = int(same[np.argmax(self._retired_t[same])])
