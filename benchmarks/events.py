@@ -12,7 +12,10 @@ events (same kind, same objects, same cushion/pocket/line, time within a toleran
 What counts as an observable ground-truth event: a contact whose normal approach speed is
 at least 50 mm/s (slower ones are the physics' inelastic settling of touching objects and
 pushes, which move nothing a camera sees), once per pair within 0.1 s; cushions likewise;
-line crossings of the detector's lines found on a 2 ms grid.
+line crossings of the detector's lines found on a 2 ms grid. A detected contact or cushion
+that matches no observable event but one the physics logged slower (or repeated within
+0.1 s) happened: it counts neither as right nor as false ("don't care", as MOT benchmarks
+treat objects too small to score).
 """
 
 from __future__ import annotations
@@ -49,8 +52,11 @@ TOL_S = {"contact": 0.05, "cushion": 0.05, "pocket": 0.1, "off_table": 0.1,
 MIN_SPEED_MM_S = 50.0
 
 
-def _sub(frozen_push: bool) -> str:
-    return "contact: touching at rest" if frozen_push else "contact: apart"
+_SPLIT = ("contact", "cushion")  # kinds reported also by whether the objects rested touching
+
+
+def _sub(kind: str, frozen_push: bool) -> str:
+    return f"{kind}: touching at rest" if frozen_push else f"{kind}: apart"
 
 
 def _free_spot(rng, spec, occ, r, margin=5.0):
@@ -169,22 +175,43 @@ def frozen(spec: TableSpec, res: physics.ShotResult, ids, t_s: float) -> bool:
     return bool(np.all(np.linalg.norm(xy - xy0, axis=1) < 1.0))
 
 
+def pressed(spec: TableSpec, res: physics.ShotResult, obj: int, cushion: str,
+            t_s: float) -> bool:
+    """Whether a cushion event of ``obj`` at ``t_s`` is a push into a cushion it rested
+    against (within 1 mm) and had not left: a row pressed along the rail, which moves the
+    object by the cushion's give alone, a mm or so that no camera tells from noise."""
+    k = int(np.flatnonzero(res.start.ids == obj)[0])
+    c = next(c for c in spec.cushions if c.name == cushion)
+    xy0 = res.start.xy_mm[k]
+    r = spec.object_for(res.start.labels[k]).radius_mm
+    if float((xy0 - np.array(c.a_xy_mm)) @ np.array(c.normal_xy)) - r > 1.0:
+        return False
+    xy = res.xy_at(np.array([t_s - 1e-4]))[0][k]
+    return float(np.linalg.norm(xy - xy0)) < 1.0
+
+
 def truth(spec: TableSpec, res: physics.ShotResult, lines) -> list[dict]:
     out = [{"kind": "shot_start", "t": res.t0_s, "ids": (1,)}]
     last: dict = {}
     for e in res.events:
         if e.kind not in ("contact", "cushion", "pocket", "off_table"):
             continue
+        unseen = {"kind": e.kind, "t": e.t_s, "ids": tuple(int(i) for i in e.ids),
+                  "name": e.cushion, "dont_care": True}
         if e.kind in ("contact", "cushion") and e.speed_mm_s < MIN_SPEED_MM_S:
+            out.append(unseen)
             continue
         key = (e.kind, frozenset(e.ids), e.cushion)
         if e.kind in ("contact", "cushion") and e.t_s - last.get(key, -9) < 0.1:
             last[key] = e.t_s
+            out.append(unseen)
             continue
         last[key] = e.t_s
         out.append({"kind": e.kind, "t": e.t_s, "ids": tuple(int(i) for i in e.ids),
                     "name": e.cushion or e.pocket,
-                    "frozen": e.kind == "contact" and frozen(spec, res, e.ids, e.t_s)})
+                    "frozen": (e.kind == "contact" and frozen(spec, res, e.ids, e.t_s)) or (
+                        e.kind == "cushion" and pressed(spec, res, int(e.ids[0]), e.cushion,
+                                                        e.t_s))})
     t = np.arange(res.t0_s, res.t_end_s, 0.002)
     if len(t) > 1:
         xy = res.xy_at(t)
@@ -209,7 +236,8 @@ def run_table(table: str, shots: int, seed: int) -> dict:
     stats = Counter()
     dt_ms: list[float] = []
     cushion_dt_ms: list[float] = []
-    per_kind = {k: Counter() for k in ("contact", _sub(False), _sub(True), *TOL_S)}
+    per_kind = {k: Counter() for k in (*[n for kind in _SPLIT for n in (
+        kind, _sub(kind, False), _sub(kind, True))], *TOL_S)}
     kinds = (["break", "cluster", "split", "random", "random"] if spec.family is Family.POOL
              else ["start", "random"])
     frame_time = 0.0
@@ -249,14 +277,15 @@ def run_table(table: str, shots: int, seed: int) -> dict:
         got += seg.flush(evs)
         frame_time += time.perf_counter() - c0
         frames += len(tracks)
-        gt = truth(spec, res, lines)
+        gt_all = truth(spec, res, lines)
+        gt = [g for g in gt_all if not g.get("dont_care")]
         # matching
         used = set()
-        sub_of: dict[int, bool] = {}  # a matched contact counts where its truth does
+        sub_of: dict[int, bool | None] = {}  # a matched event counts where its truth does
         for g in gt:
             per_kind[g["kind"]]["gt"] += 1
-            if g["kind"] == "contact":
-                per_kind[_sub(g["frozen"])]["gt"] += 1
+            if g["kind"] in _SPLIT:
+                per_kind[_sub(g["kind"], g["frozen"])]["gt"] += 1
         for e in events:
             per_kind[e.kind.value]["det"] += 1
 
@@ -277,15 +306,30 @@ def run_table(table: str, shots: int, seed: int) -> dict:
                 used.add(best[1])
                 sub_of[best[1]] = g.get("frozen", False)
                 per_kind[g["kind"]]["hit"] += 1
-                if g["kind"] == "contact":
-                    dt_ms.append(1000 * best[0])
-                    per_kind[_sub(g["frozen"])]["hit"] += 1
-                if g["kind"] == "cushion":
-                    cushion_dt_ms.append(1000 * best[0])
+                if g["kind"] in _SPLIT:
+                    per_kind[_sub(g["kind"], g["frozen"])]["hit"] += 1
+                (dt_ms if g["kind"] == "contact" else cushion_dt_ms if g["kind"] == "cushion"
+                 else []).append(1000 * best[0])
+        # unmatched detections of events that did happen, below what is observable
+        for g in gt_all:
+            if not g.get("dont_care"):
+                continue
+            for k, e in enumerate(events):
+                if (k not in used and e.kind.value == g["kind"] and set(e.ids) == set(g["ids"])
+                        and (e.cushion or None) == g["name"]
+                        and abs(e.t_s - g["t"]) < TOL_S[g["kind"]]):
+                    used.add(k)
+                    per_kind[g["kind"]]["det"] -= 1
+                    per_kind[g["kind"]]["dont_care"] += 1
+                    sub_of[k] = None
+                    break
         for k, e in enumerate(events):
-            if e.kind.value == "contact":
-                flag = sub_of[k] if k in sub_of else frozen(spec, res, e.ids, e.t_s - 0.01)
-                per_kind[_sub(flag)]["det"] += 1
+            e_kind = e.kind.value
+            if e_kind in _SPLIT and sub_of.get(k, False) is not None:
+                flag = sub_of[k] if k in sub_of else (
+                    frozen(spec, res, e.ids, e.t_s - 0.01) if e_kind == "contact"
+                    else pressed(spec, res, e.ids[0], e.cushion, e.t_s - 0.01))
+                per_kind[_sub(e_kind, flag)]["det"] += 1
         # per shot
         striker = "cue_ball" if spec.family is Family.POOL else "puck"
         gt_contacts = [g for g in gt if g["kind"] == "contact" and 1 in g["ids"]]
@@ -330,25 +374,28 @@ def report(results: list[dict], shots: int) -> str:
     lines = [f"## {SECTION}", "",
              f"`python benchmarks/events.py --shots {shots}`: simulated shots per table, "
              "sampled at 30 fps with 1 mm noise, 2 % dropouts and short gaps; detected events "
-             "matched to the physics' exact log (observable events: approach >= 50 mm/s). "
+             "matched to the physics' exact log (observable events: approach >= 50 mm/s; a "
+             "detection of a slower one, or of a repeat within 0.1 s, is neither right nor "
+             "false: \"don't care\"). "
              "Contacts are also split into those between objects apart before (an approach "
              "the camera sees and times) and pushes between objects resting touching (a "
              "rack, a Novuss row: the impulse crosses the pack in under a ms, which pairs "
              "carried it turns on gaps of tenths of a mm, and the camera sees only the pack "
-             "start in one frame). "
+             "start in one frame); cushions likewise (an object resting against the cushion "
+             "and pressed into it moves by the cushion's give, a mm or so). "
              "Targets: precision and recall >= 0.99 per kind, first contact >= 99.5 %, contact "
              "time median <= 3 ms, pocketed set and rail-after-contact >= 99.5 %, <= 0.5 ms "
              "per frame.", ""]
-    lines.append("| table | kind | ground truth | detected | precision | recall |")
-    lines.append("|---|---|---|---|---|---|")
+    lines.append("| table | kind | ground truth | detected | don't care | precision | recall |")
+    lines.append("|---|---|---|---|---|---|---|")
     for r in results:
         for kind, c in r["per_kind"].items():
             if not c["gt"] and not c["det"]:
                 continue
             p = c["hit"] / c["det"] if c["det"] else float("nan")
             rc = c["hit"] / c["gt"] if c["gt"] else float("nan")
-            lines.append(f"| {r['table']} | {kind} | {c['gt']} | {c['det']} | {p:.3f} | "
-                         f"{rc:.3f} |")
+            lines.append(f"| {r['table']} | {kind} | {c['gt']} | {c['det']} | "
+                         f"{c['dont_care']} | {p:.3f} | {rc:.3f} |")
     lines += ["", "First contact: the object itself, and its label (what the rules read: a "
               "pool ball's number, a Novuss pawn's colour; a Novuss row's pawns share it).", "",
               "| table | shots | first contact right | review (low conf.) | its label right | "
