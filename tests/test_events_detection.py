@@ -919,3 +919,21 @@ def test_cue_ball_read_off_its_rest_by_noise_just_before_its_stroke_still_hits_t
     events = [e for tr in tracks for e in det.update(tr)] + det.flush()
     first = [e for e in of(events, EventKind.CONTACT) if 1 in e.ids][:1]
     assert [e.labels for e in first] == [("cue_ball", "ball_1")]
+
+
+@pytest.mark.parametrize("seed, lead_s", [(0, 0.0136), (1, 0.0106), (2, 0.0076), (3, 0.0036)])
+def test_pawn_seen_once_before_it_bounces_off_the_cushion_bounced(seed, lead_s):
+    # a pawn 40 mm off cushion "left" is cut into it at 2.4 m/s and reaches it 17 ms after
+    # the hit: a frame shows it once on its way in (``lead_s`` after the hit), the next
+    # already coming back. That sighting and where it started make its line in: the bend
+    # after it is the cushion.
+    r_pawn, r_puck = NOVUSS.object_for("red_pawn").radius_mm, NOVUSS.object_for("puck").radius_mm
+    pawn = np.array([-NOVUSS.half_wh_mm[0] + r_pawn + 40.0, 100.0])
+    into = np.array([math.cos(2.2), math.sin(2.2)])  # the way the pawn goes, up-left
+    puck = pawn - into * (r_pawn + r_puck) - into * 300.0
+    events, res, _ = run(NOVUSS, ["puck", "red_pawn"], [puck, pawn],
+                         physics.Strike(1, 2.2, 3000.0), seed=seed, t0=0.5106 - lead_s)
+    truth = [e for e in res.events if e.kind == "cushion" and e.ids == (2,)]
+    got = [e for e in of(events, EventKind.CUSHION) if e.labels == ("red_pawn",)]
+    assert truth and got and got[0].cushion == truth[0].cushion == "left"
+    assert abs(got[0].t_s - truth[0].t_s) < 0.02

@@ -667,7 +667,9 @@ class MotionEventDetector:
             s = int(moving[r])
             tau = tau_all[ok[r]]
             xy = self._xy[s, cols[ok[r]]]
-            if 2 <= len(tau) and math.isfinite(self._t_start[s]):
+            if math.isfinite(self._t_start[s]) and (
+                    len(tau) >= 2 or (len(tau) == 1 and self._into_cushion(s, tau, xy, a,
+                                                                            t_a))):
                 # just left rest: where and when it left is one more point of the line
                 tau = np.concatenate([[self._t_start[s] - t_a], tau])
                 xy = np.concatenate([self._start_xy[s][None], xy])
@@ -759,6 +761,30 @@ class MotionEventDetector:
                 for m in np.array(settled)[rested].tolist():
                     to_rest.append((int(m), float(self._t[(a - f + 1) % h])))
         return paths, fitted, to_rest
+
+    def _into_cushion(self, s: int, tau: np.ndarray, xy: np.ndarray, a: int,
+                      t_a: float) -> bool:
+        """Whether the line from where slot ``s`` left rest through its one sighting since
+        (``tau``, ``xy``) runs over a cushion by frame ``a``, and frame ``a`` sees it come
+        back: struck near a cushion, it may be seen once on its way in and next coming
+        back, and only that line shows the bounce (a line through one sighting is too
+        loose to test for any other bend)."""
+        span = float(tau[0]) - (self._t_start[s] - t_a)
+        if span <= 1e-4 or not self._seen[s, a % self._hist]:
+            return False
+        # (the frames from a on test the line; a is the first after the sighting)
+        p_a = xy[0] - (xy[0] - self._start_xy[s]) * float(tau[0]) / span
+        gaps = self._nose_gaps(np.array([s]), p_a[None])[0]
+        k = int(np.argmin(gaps))
+        if gaps[k] >= 0.0:
+            return False
+        # and frame a shows it come back off that cushion: near the line's mirror image in
+        # the nose line (a bounce keeps the motion along the cushion and loses some of the
+        # motion off it, so within half the way it went)
+        mirror = p_a - 2.0 * gaps[k] * self._cush_n[k]
+        went = float(np.linalg.norm(p_a - xy[0]))
+        return bool(np.linalg.norm(self._xy[s, a % self._hist] - mirror)
+                    <= max(0.5 * went, 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm))
 
     def _touch_bends(self, moving: np.ndarray, a: int, t_a: float, coef: np.ndarray,
                      have: np.ndarray, pred: np.ndarray, seen_ah: np.ndarray,
