@@ -937,3 +937,23 @@ def test_pawn_seen_once_before_it_bounces_off_the_cushion_bounced(seed, lead_s):
     got = [e for e in of(events, EventKind.CUSHION) if e.labels == ("red_pawn",)]
     assert truth and got and got[0].cushion == truth[0].cushion == "left"
     assert abs(got[0].t_s - truth[0].t_s) < 0.02
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_puck_struck_along_the_cushion_into_a_held_row_bounces_off_the_pawn_only(seed):
+    # the puck lies 14 mm off cushion a and is struck along it into a row of pawns the
+    # cushion holds: it comes back off the end pawn, and its path after, run back, crosses
+    # the cushion's touching line, while its path before passes within a few mm of it; but
+    # the pawn explains the bounce and the puck's sightings lie on its way to the pawn, so
+    # it touched no cushion
+    r_puck = NOVUSS.object_for("puck").radius_mm
+    y_puck = -NOVUSS.half_wh_mm[1] + r_puck + 14.0
+    row = [[105.4 - 30.2 * k, -NOVUSS.half_wh_mm[1] + 15.0] for k in range(4)]
+    events, res, _ = run(NOVUSS, ["puck"] + ["red_pawn"] * 4, [[197.5, y_puck], *row],
+                         physics.Strike(1, math.pi + 0.05 + 0.01 * seed, 1300.0), seed=seed,
+                         t0=0.5 + 0.005 * seed)
+    assert [e for e in res.events if e.kind == "contact" and 1 in e.ids]
+    assert not [e for e in res.events if e.kind == "cushion" and e.ids == (1,)
+                and e.speed_mm_s > 50 and e.t_s < 0.8]
+    assert not [e for e in of(events, EventKind.CUSHION) if e.labels == ("puck",)
+                and e.t_s < 0.8]

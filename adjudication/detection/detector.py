@@ -216,6 +216,7 @@ class MotionEventDetector:
         self._pending: list[tuple[Event, float]] = []  # (event, sigma of its time)
         self._last_pair_t: dict[tuple[int, int], float] = {}
         self._struck_t: dict[int, float] = {}  # resting objects hit (held, or a cradle)
+        self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
         self._dt = 1 / 30
 
@@ -397,6 +398,10 @@ class MotionEventDetector:
         ev = Event(kind, float(t_s), self._frame_at(t_s, a), self._shot_no(), refs,
                    (float(xy[0]), float(xy[1])), float(min(1.0, max(0.0, conf))), **names)
         self._pending.append((ev, sigma_t))
+        if kind is EventKind.CONTACT:
+            for ref in refs:
+                slot = self._slot_of[ref.id]
+                self._contact_t[slot] = max(self._contact_t.get(slot, -math.inf), float(t_s))
 
     def _release(self, t_now: float) -> list[Event]:
         """Pending events older than two frames, contacts' order confidence settled."""
@@ -886,6 +891,14 @@ class MotionEventDetector:
             k0 = min(k0, k - 1)
         return self._T(max(k0, lo)) - t_a, 0.0, t_a
 
+    def _last_seen_before(self, s: int, a: int) -> float:
+        """When slot ``s`` was last seen before frame ``a`` (within the history)."""
+        lo = max(0, self._n - self._hist)
+        k = a - 1
+        while k > lo and not self._seen[s, k % self._hist]:
+            k -= 1
+        return self._T(max(k, lo))
+
     def _causes(self, a: int, triggers: list[int], paths: dict[int, np.ndarray],
                 onset: np.ndarray, bend: np.ndarray, soon: np.ndarray, t_a: float,
                 fitted: set[int]) -> set[int]:
@@ -1010,12 +1023,20 @@ class MotionEventDetector:
                 # its path before ends at its first contact (a puck stopped by a pawn the
                 # cushion holds does not reach that cushion); _cushion looks half a frame
                 # past the window's end, hence the half frame off here
-                if i in deflected:
-                    tau1 = min(tau1, deflected[i][0] + _SAME_TOUCH_S - 0.5 * self._dt)
-                if tau1 > tau0 and self._cushion(i, a, paths[i], tau0, tau1, t_a):
+                # (or at one reported before, after the sightings its path is fitted to:
+                # a stroke driving the striker into an object it is seen coming back from)
+                hit = deflected[i][0] if i in deflected else None
+                t_hit = self._contact_t.get(i, -math.inf) - t_a
+                if hit is None and self._last_seen_before(i, a) - t_a < t_hit < tau1:
+                    hit = t_hit
+                if hit is not None:
+                    tau1 = min(tau1, hit + _SAME_TOUCH_S - 0.5 * self._dt)
+                # (a contact explains the bend: only a touch its path reaches before it, not
+                # a near miss, is a cushion too)
+                if tau1 > tau0 and self._cushion(i, a, paths[i], tau0, tau1, t_a,
+                                                 exact_only=hit is not None):
                     explained.add(i)
-                elif i in deflected and self._cushion_after_contact(i, a, deflected[i][0],
-                                                                     t_a):
+                elif hit is not None and self._cushion_after_contact(i, a, hit, t_a):
                     explained.add(i)
         return explained
 
@@ -1434,6 +1455,8 @@ class MotionEventDetector:
             tc = -(float((p0 - self._cush_a[c]) @ n) - r) / vn
             if not t0 - t_a + 1e-3 < tc < float(tt[k]) + 0.5 * self._dt:
                 continue  # (seen at the cushion: it may bounce just after)
+            if k and tc <= float(tt[0]):
+                continue  # (its first sighting, still on the way in, comes before)
             touch = p0 + v * tc
             came = touch - start
             if float(came @ n) > -self.settings.onset_min_mm:
@@ -1442,8 +1465,30 @@ class MotionEventDetector:
                 continue
             if self._cushion_recent(s, c, t_a + tc):
                 continue
+            if not self._on_way_in(s, a, t_a, t0 - t_a, tc, touch):
+                continue  # (seen elsewhere on its way: it bounced off something else)
             self._cushion_event(s, c, t_a + tc, a, touch, 0.8 * self._quality([s], a))
             return
+
+    def _on_way_in(self, s: int, a: int, t_a: float, tau0: float, tau1: float,
+                   touch: np.ndarray) -> bool:
+        """Whether slot ``s``'s sightings between leaving rest (``tau0``) and a cushion
+        touch at ``tau1`` lie on the straight way from its rest to that ``touch``: off it by
+        no more than the noise, and along it within a factor of 1.5 of where going there
+        at one speed puts them (the start's timing is less sure than a position)."""
+        tt, xa = self._samples(s, a - 2 * self.settings.fit_frames, a, t_a)
+        on = (tt > tau0) & (tt < tau1)
+        way = touch - self._start_xy[s]
+        length = float(np.linalg.norm(way))
+        if not np.any(on) or length < 1e-6 or tau1 - tau0 <= 1e-4:
+            return True
+        rel = xa[on] - self._start_xy[s]
+        along = rel @ way / length
+        off = np.linalg.norm(rel - along[:, None] * way / length, axis=1)
+        timed = length * (tt[on] - tau0) / (tau1 - tau0)
+        tol = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
+        return bool(np.all((off <= tol) & (along >= timed / 1.5 - tol)
+                           & (along <= 1.5 * timed + tol)))
 
     def _struck_through_row(self, waiting: list[int], a: int, t_a: float,
                             paths: dict[int, np.ndarray]) -> bool:
@@ -1566,9 +1611,10 @@ class MotionEventDetector:
                                 pressed=True)
 
     def _cushion(self, s: int, a: int, coef: np.ndarray, tau0: float, tau1: float,
-                 t_a: float) -> bool:
-        """A cushion contact of slot ``s`` in the window: path one radius from a nose,
-        normal velocity reversed by the motion after."""
+                 t_a: float, exact_only: bool = False) -> bool:
+        """A cushion contact of slot ``s`` in the window: path one radius from a nose (or,
+        unless ``exact_only``, within ``cushion_gate_mm`` of it), normal velocity reversed
+        by the motion after."""
         s_ = self.settings
         r = float(self._radius[s])
         tt, xa = self._samples(s, a, a + s_.lag_frames, t_a)
@@ -1581,6 +1627,8 @@ class MotionEventDetector:
             tc = line_touch(coef, self._cush_a[k], n, r, tau0, tau1 + 0.5 * self._dt)
             conf = 1.0
             if tc is None:
+                if exact_only:
+                    continue
                 samp = np.linspace(tau0, tau1, 9)
                 sd = (eval_path(coef, samp) - self._cush_a[k]) @ n - r
                 kmin = int(np.argmin(sd))
