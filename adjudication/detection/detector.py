@@ -773,10 +773,12 @@ class MotionEventDetector:
         (``tau``, ``xy``) runs over a cushion by frame ``a``, and frame ``a`` sees it come
         back: struck near a cushion, it may be seen once on its way in and next coming
         back, and only that line shows the bounce (a line through one sighting is too
-        loose to test for any other bend)."""
+        loose to test for any other bend). Only for an object a contact set going."""
         span = float(tau[0]) - (self._t_start[s] - t_a)
         if span <= 1e-4 or not self._seen[s, a % self._hist]:
             return False
+        if abs(self._contact_t.get(s, -math.inf) - self._t_start[s]) > 2e-3:
+            return False  # (set going by no contact found: a hand, whose carry is no line)
         # (the frames from a on test the line; a is the first after the sighting)
         p_a = xy[0] - (xy[0] - self._start_xy[s]) * float(tau[0]) / span
         gaps = self._nose_gaps(np.array([s]), p_a[None])[0]
