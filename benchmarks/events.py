@@ -59,6 +59,16 @@ def _sub(kind: str, frozen_push: bool) -> str:
     return f"{kind}: touching at rest" if frozen_push else f"{kind}: apart"
 
 
+def _same_event(e, g: dict) -> bool:
+    """Whether detected event ``e`` is of ground-truth event ``g``'s kind, objects (a shot
+    end has none) and cushion, pocket or line; the time is matched apart."""
+    if e.kind.value != g["kind"]:
+        return False
+    if g["kind"] != "shot_end" and set(e.ids) != set(g["ids"]):
+        return False
+    return not g.get("name") or (e.cushion or e.pocket or e.line) == g["name"]
+
+
 def _free_spot(rng, spec, occ, r, margin=5.0):
     hx, hy = spec.half_wh_mm
     for _ in range(500):
@@ -292,12 +302,7 @@ def run_table(table: str, shots: int, seed: int) -> dict:
         for g in gt:
             best = None
             for k, e in enumerate(events):
-                if k in used or e.kind.value != g["kind"]:
-                    continue
-                if g["kind"] != "shot_end" and set(e.ids) != set(g["ids"]):
-                    continue
-                name = e.cushion or e.pocket or e.line
-                if g.get("name") and name != g["name"]:
+                if k in used or not _same_event(e, g):
                     continue
                 d = abs(e.t_s - g["t"])
                 if d < TOL_S[g["kind"]] and (best is None or d < best[0]):
@@ -315,8 +320,7 @@ def run_table(table: str, shots: int, seed: int) -> dict:
             if not g.get("dont_care"):
                 continue
             for k, e in enumerate(events):
-                if (k not in used and e.kind.value == g["kind"] and set(e.ids) == set(g["ids"])
-                        and (e.cushion or None) == g["name"]
+                if (k not in used and _same_event(e, g)
                         and abs(e.t_s - g["t"]) < TOL_S[g["kind"]]):
                     used.add(k)
                     per_kind[g["kind"]]["det"] -= 1

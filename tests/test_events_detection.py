@@ -50,6 +50,15 @@ def of(events, kind):
     return [e for e in events if e.kind is kind]
 
 
+def assert_first_cushion(events, res, obj_id, label, cushion):
+    """The first cushion found for ``label`` is the physics' first for ``obj_id``, the
+    named one, within 20 ms."""
+    truth = [e for e in res.events if e.kind == "cushion" and e.ids == (obj_id,)]
+    got = [e for e in of(events, EventKind.CUSHION) if e.labels == (label,)]
+    assert truth and got and got[0].cushion == truth[0].cushion == cushion
+    assert abs(got[0].t_s - truth[0].t_s) < 0.02
+
+
 def detect_hiding(spec, tracks, track_id, t0_s, t1_s):
     """Events from ``tracks`` with ``track_id`` unseen from ``t0_s`` to ``t1_s`` (under the
     cue and the hand, or blurred)."""
@@ -566,10 +575,7 @@ def test_ball_struck_into_the_cushion_before_it_is_seen_moving_bounces(seed):
     cue = aim - 600 * np.array([math.cos(math.pi / 3), math.sin(math.pi / 3)])
     events, res, _ = run(POOL, ["cue_ball", "ball_1"], [cue, ball],
                          physics.Strike(1, math.pi / 3, 2500.0), seed=seed)
-    truth = [e for e in res.events if e.kind == "cushion" and e.ids == (2,)]
-    got = [e for e in of(events, EventKind.CUSHION) if e.labels == ("ball_1",)]
-    assert truth and got and got[0].cushion == truth[0].cushion == "foot"
-    assert abs(got[0].t_s - truth[0].t_s) < 0.02
+    assert_first_cushion(events, res, 2, "ball_1", "foot")
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -939,10 +945,7 @@ def test_pawn_seen_once_before_it_bounces_off_the_cushion_bounced(seed, lead_s):
     puck = pawn - into * (r_pawn + r_puck) - into * 300.0
     events, res, _ = run(NOVUSS, ["puck", "red_pawn"], [puck, pawn],
                          physics.Strike(1, 2.2, 3000.0), seed=seed, t0=0.5106 - lead_s)
-    truth = [e for e in res.events if e.kind == "cushion" and e.ids == (2,)]
-    got = [e for e in of(events, EventKind.CUSHION) if e.labels == ("red_pawn",)]
-    assert truth and got and got[0].cushion == truth[0].cushion == "left"
-    assert abs(got[0].t_s - truth[0].t_s) < 0.02
+    assert_first_cushion(events, res, 2, "red_pawn", "left")
 
 
 @pytest.mark.parametrize("seed", range(6))

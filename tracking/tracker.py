@@ -867,15 +867,15 @@ class Tracker:
             return out
         rows = np.flatnonzero(hidden)
         step = np.linalg.norm(z[None] - self._x[live[rows], None, :2], axis=2)
-        far = ok[rows] & (step > s.start_moving_mm + 3 * sigma[None, :])
+        tol = s.start_moving_mm + 3 * sigma  # (per detection)
+        far = ok[rows] & (step > tol[None, :])
         for k in np.flatnonzero(far.any(axis=1)).tolist():
             row = int(live[rows[k]])
             prev = self._shift_seen.get(row)
             if prev is None:
                 out[rows[k]] = far[k]
             else:
-                out[rows[k]] = far[k] & (
-                    np.linalg.norm(z - prev[1], axis=1) > s.start_moving_mm + 3 * sigma)
+                out[rows[k]] = far[k] & (np.linalg.norm(z - prev[1], axis=1) > tol)
             self._shift_seen[row] = (t, z[far[k]][np.argmin(step[k][far[k]])])
         return out
 

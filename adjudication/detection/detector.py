@@ -887,19 +887,16 @@ class MotionEventDetector:
         lo = max(0, self._n - self._hist)
         k0 = a - 2
         if s is not None:
-            k = a - 1
-            while k > lo and k > a - 8 and not self._seen[s, k % self._hist]:
-                k -= 1
-            k0 = min(k0, k - 1)
+            k0 = min(k0, self._last_seen_frame(s, a, max(lo, a - 8)) - 1)
         return self._T(max(k0, lo)) - t_a, 0.0, t_a
 
-    def _last_seen_before(self, s: int, a: int) -> float:
-        """When slot ``s`` was last seen before frame ``a`` (within the history)."""
-        lo = max(0, self._n - self._hist)
+    def _last_seen_frame(self, s: int, a: int, oldest: int) -> int:
+        """The last frame before ``a`` that saw slot ``s``, searched back to ``oldest``
+        (which it returns if none did)."""
         k = a - 1
-        while k > lo and not self._seen[s, k % self._hist]:
+        while k > oldest and not self._seen[s, k % self._hist]:
             k -= 1
-        return self._T(max(k, lo))
+        return k
 
     def _causes(self, a: int, triggers: list[int], paths: dict[int, np.ndarray],
                 onset: np.ndarray, bend: np.ndarray, soon: np.ndarray, t_a: float,
@@ -1029,8 +1026,10 @@ class MotionEventDetector:
                 # a stroke driving the striker into an object it is seen coming back from)
                 hit = deflected[i][0] if i in deflected else None
                 t_hit = self._contact_t.get(i, -math.inf) - t_a
-                if hit is None and self._last_seen_before(i, a) - t_a < t_hit < tau1:
-                    hit = t_hit
+                if hit is None and t_hit < tau1:
+                    lo = max(0, self._n - self._hist)
+                    if self._T(max(self._last_seen_frame(i, a, lo), lo)) - t_a < t_hit:
+                        hit = t_hit
                 if hit is not None:
                     tau1 = min(tau1, hit + _SAME_TOUCH_S - 0.5 * self._dt)
                 # (a contact explains the bend: only a touch its path reaches before it, not
