@@ -693,6 +693,31 @@ def test_hidden_puck_ignores_a_one_frame_false_detection_and_follows_its_stroke(
     assert [n.kind for n in tracker.notes if n.label == "puck"] == [NoteKind.NEW]
 
 
+def test_puck_struck_into_a_pocket_is_pocketed_not_carried_to_a_false_detection() -> None:
+    # the puck rests 70 mm from a corner pocket's centre and is struck softly into it: one
+    # frame shows it 20 mm on, the next two miss it (it has dropped), and the second shows
+    # a false "puck" across the board, within the reach of a motion whose speed a first
+    # frame cannot tell. Running straight on, nothing on its way, the puck meets the
+    # capture circle a few mm further on: it is found before the pocket or not at all
+    pocket = np.asarray(NOVUSS.pocket("a_left").centre_xy_mm)
+    puck0 = pocket + [70.0, 5.0]
+    pawn = [300.0, 0.0]
+    tracker = Tracker(NOVUSS)
+    rng = np.random.default_rng(2)
+    run_still(tracker, [puck0, pawn], ["puck", "red_pawn"], 0.0, 20, rng)
+    tracker.update(make_obs(20 / FPS, [puck0 - [20.0, 1.0], pawn], ["puck", "red_pawn"],
+                            frame=20))
+    tracker.update(make_obs(21 / FPS, [pawn], ["red_pawn"], frame=21))
+    far = [250.0, -250.0]
+    obs = _with_false(make_obs(22 / FPS, [pawn], ["red_pawn"], frame=22), far, "puck", 0.8)
+    tracker.update(obs)
+    for k in range(23, 30):
+        tracks = tracker.update(make_obs(k / FPS, [pawn], ["red_pawn"], frame=k))
+    q = tracks.label.index("puck")
+    assert tracks.state[q] == TrackState.POCKETED
+    assert np.linalg.norm(tracks.xy_mm[q] - pocket) < 60.0, tracks.xy_mm[q]
+
+
 def test_cue_ball_first_seen_blurred_after_its_stroke_keeps_its_identity() -> None:
     # struck into a ball at once, the cue ball shows first as a faint blur (score 0.42)
     # 160 mm on, then sure and nearly still: that faint sighting's candidate is the cue

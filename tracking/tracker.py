@@ -939,7 +939,46 @@ class Tracker:
         # a motion begun in the last frames (a stroke, a bounce) has no speed to go by yet
         fresh = self._t_s - self._path_t0[rows] < _FRESH_MOTION_S
         speed[fresh] = self.settings.max_speed_mm_s
-        return speed * unseen_s + 3 * np.sqrt(self._P[rows, 0, 0]) + 10.0
+        slack = 3 * np.sqrt(self._P[rows, 0, 0]) + 10.0
+        return np.minimum(speed * unseen_s, self._to_pocket_mm(rows, live)) + slack
+
+    def _to_pocket_mm(self, rows: np.ndarray, live: np.ndarray) -> np.ndarray:
+        """How far moving tracks ``rows`` run from their last sighting before they are
+        pocketed (inf where they are not headed into one): each runs straight on (whatever
+        its speed, which a stroke's first frame does not tell) unless a rail or an object
+        on the way turns it. Only a path through the middle of a capture circle counts: a
+        grazing one may miss it. The object is found before the pocket or not at all, so a
+        detection beyond is another object, however fast it may be going."""
+        out = np.full(len(rows), np.inf)
+        v = self._x[rows, 2:4]
+        speed = np.linalg.norm(v, axis=1)
+        pk = self._pockets
+        go = speed > 0
+        if not len(pk.capture_mm) or not go.any():
+            return out
+        a = self._last_seen_xy[rows[go]]
+        way = v[go] / speed[go, None]
+        end, potted = self._exit_point(a, way)
+        # the ray's nearest approach to the centre of the pocket it enters
+        off = pk.centre_xy_mm[None] - a[:, None]  # (N, K, 2)
+        along = np.einsum("nkd,nd->nk", off, way)
+        miss = np.abs(off[..., 0] * way[:, None, 1] - off[..., 1] * way[:, None, 0])
+        k = np.argmin(np.where(along > 0, np.linalg.norm(off, axis=2), np.inf), axis=1)
+        n = np.arange(len(a))
+        central = potted & (miss[n, k] <= 0.5 * pk.capture_mm[k])
+        # an object near the way could turn it: clear of every other object in play
+        others = np.flatnonzero(live)
+        seg = end - a
+        length = np.maximum(np.linalg.norm(seg, axis=1), 1e-9)
+        rel = self._x[others, None, :2] - a[None]  # (O, N, 2)
+        u = np.clip(np.einsum("ond,nd->on", rel, seg) / length**2, 0.0, 1.0)
+        gap = np.linalg.norm(rel - u[..., None] * seg[None], axis=2)
+        r = self._radius[self._label[rows[go]]]
+        near = gap <= (r[None] + self._radius[self._label[others]][:, None] + 10.0)
+        near &= others[:, None] != rows[go][None]
+        clear = central & ~near.any(axis=0)
+        out[np.flatnonzero(go)[clear]] = length[clear]
+        return out
 
     def _calm_reach(self, rows: np.ndarray, knocks: _Knocks, t: float) -> np.ndarray:
         """How far a resting object of a label with many objects (a Novuss pawn) can have
