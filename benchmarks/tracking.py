@@ -12,10 +12,12 @@ hands, false positives, label flips, frame gaps and duplicated timestamps) and t
 Reported, with py-motmetrics (``pip install -e .[bench]``; distance in table mm, a match
 within 30 mm for balls and 20 mm for Novuss discs, class by class: an object matches only
 tracks of its own label, see ``simulation.trackeval``): ID switches, IDF1, MOTA, MOTP,
-mostly-tracked share, and per shot whether the tracker's pocketed set equals the truth's
-(as label multisets, the way the rules read it). Time per frame is the median of
-``Tracker.update`` calls, overall and on frames with 30 or more tracks (Novuss doubles:
-33 objects). Sample clips: ID switches on noisy observations of each clip's sidecar.
+mostly-tracked share; with TrackEval's HOTA on the same pairs: HOTA, DetA and AssA (means
+over its alpha thresholds, similarity ``max(0, 1 - d / max_mm)``); and per shot whether
+the tracker's pocketed set equals the truth's (as label multisets, the way the rules read
+it). Time per frame is the median of ``Tracker.update`` calls, overall and on frames with
+30 or more tracks (Novuss doubles: 33 objects). Sample clips: ID switches on noisy
+observations of each clip's sidecar.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import motmetrics as mm  # noqa: E402
+from trackeval.metrics import HOTA  # noqa: E402  (the PyPI package, not simulation.trackeval)
 
 from adjudication.games import Game  # noqa: E402
 from benchmarks.report import replace_section  # noqa: E402
@@ -49,7 +52,7 @@ from simulation.observe import (  # noqa: E402
     ground_truth_from_sidecar,
     observe,
 )
-from simulation.trackeval import frame_pairs, id_switches  # noqa: E402
+from simulation.trackeval import FramePairs, frame_pairs, id_switches  # noqa: E402
 from tracking.tracker import Tracker  # noqa: E402
 from tracking.types import Tracks, TrackState  # noqa: E402
 
@@ -60,11 +63,12 @@ NOVUSS_PLAN = [(Game.NOVUSS, None), (Game.NOVUSS_DOUBLES, None), (Game.NOVUSS, "
                (Game.NOVUSS, "hand_over_table"), (Game.NOVUSS_DOUBLES, "mid_set")]
 
 
-def track_clip(gt: GroundTruth, seed: int, max_mm: float,
-               acc: Any) -> tuple[list[Tracks], np.ndarray, list[float], list[int]]:
+def track_clip(gt: GroundTruth, seed: int, max_mm: float, acc: Any
+               ) -> tuple[list[Tracks], np.ndarray, list[float], list[int], list[FramePairs]]:
+    """Track one clip, feeding ``acc`` and returning the scored frames' pairs for HOTA."""
     observed = observe(gt, ObserveSettings(), seed=seed)
     tracker = Tracker(get_table(gt.table))
-    run, times, sizes = [], [], []
+    run, times, sizes, pairs = [], [], [], []
     t_prev = -np.inf
     for obs, f in zip(observed.frames, observed.truth_frame, strict=True):
         t0 = time.perf_counter()
@@ -76,9 +80,26 @@ def track_clip(gt: GroundTruth, seed: int, max_mm: float,
             continue
         t_prev = gt.t_s[f]
         p = frame_pairs(gt, int(f), tracks)
+        pairs.append(p)
         d = p.distances_mm
         acc.update(p.truth_ids.tolist(), p.track_ids.tolist(), np.where(d <= max_mm, d, np.nan))
-    return run, observed.truth_frame, times, sizes
+    return run, observed.truth_frame, times, sizes, pairs
+
+
+def hota_data(pairs: list[FramePairs], max_mm: float) -> dict[str, Any]:
+    """One clip as TrackEval's ``HOTA.eval_sequence`` takes it: ids made contiguous per clip
+    (it indexes arrays with them), similarity ``max(0, 1 - d / max_mm)``, TrackEval's
+    euclidean similarity for point data with its zero at the match distance (0 between
+    different labels, whose distance is infinite)."""
+    gt_u = np.unique(np.concatenate([p.truth_ids for p in pairs]))
+    trk_u = np.unique(np.concatenate([p.track_ids for p in pairs]))
+    return {"num_gt_ids": len(gt_u), "num_tracker_ids": len(trk_u),
+            "num_gt_dets": sum(len(p.truth_ids) for p in pairs),
+            "num_tracker_dets": sum(len(p.track_ids) for p in pairs),
+            "gt_ids": [np.searchsorted(gt_u, p.truth_ids) for p in pairs],
+            "tracker_ids": [np.searchsorted(trk_u, p.track_ids) for p in pairs],
+            "similarity_scores": [np.maximum(0.0, 1.0 - p.distances_mm / max_mm)
+                                  for p in pairs]}
 
 
 def pocketed_ok(gt: GroundTruth, truth_frame: np.ndarray, run: list[Tracks],
@@ -106,6 +127,8 @@ def pocketed_ok(gt: GroundTruth, truth_frame: np.ndarray, run: list[Tracks],
 def survey(plan: list[tuple[Game, str | None]], shots: int, seed: int, max_mm: float,
            shots_per_clip: int) -> dict[str, Any]:
     accs, names = [], []
+    hota = HOTA()
+    hota_res: dict[str, dict[str, Any]] = {}
     times: list[float] = []
     big: list[float] = []
     n_shots = pocket_right = 0
@@ -116,7 +139,7 @@ def survey(plan: list[tuple[Game, str | None]], shots: int, seed: int, max_mm: f
                                      case=case))
         gt = ground_truth_from_script(script)
         acc = mm.MOTAccumulator(auto_id=True)
-        run, truth_frame, t, sizes = track_clip(gt, seed + k, max_mm, acc)
+        run, truth_frame, t, sizes, pairs = track_clip(gt, seed + k, max_mm, acc)
         times += t
         big += [x for x, n in zip(t, sizes, strict=True) if n >= 30]
         for rec in script.shots:
@@ -125,6 +148,7 @@ def survey(plan: list[tuple[Game, str | None]], shots: int, seed: int, max_mm: f
                                         rec.shot.t_end_s)
         accs.append(acc)
         names.append(f"{game.value}-{case or 'plain'}-{k}")
+        hota_res[names[-1]] = hota.eval_sequence(hota_data(pairs, max_mm))
         k += 1
         print(f"  {names[-1]}: {n_shots} shots", file=sys.stderr, flush=True)
     mh = mm.metrics.create()
@@ -132,9 +156,12 @@ def survey(plan: list[tuple[Game, str | None]], shots: int, seed: int, max_mm: f
                               metrics=["num_switches", "idf1", "mota", "motp", "mostly_tracked",
                                        "num_unique_objects", "num_frames"])
     overall = summary.loc["OVERALL"]
+    h = hota.combine_sequences(hota_res)
     return {"clips": len(accs), "shots": n_shots, "frames": int(overall["num_frames"]),
             "switches": int(overall["num_switches"]), "idf1": float(overall["idf1"]),
-            "mota": float(overall["mota"]), "motp": float(overall["motp"]),
+            "hota": float(np.mean(h["HOTA"])), "deta": float(np.mean(h["DetA"])),
+            "assa": float(np.mean(h["AssA"])), "mota": float(overall["mota"]),
+            "motp": float(overall["motp"]),
             "mt": float(overall["mostly_tracked"]) / max(float(overall["num_unique_objects"]), 1),
             "pocketed": pocket_right / max(n_shots, 1),
             "ms": 1000 * statistics.median(times),
@@ -186,19 +213,24 @@ def main() -> None:
         " persistent false positives, 2 % label flips, frame gaps, duplicated and swapped"
         " timestamps). MOT metrics by py-motmetrics, distances in mm (match within 30 mm"
         " pool, 20 mm Novuss), class by class as MOT benchmarks score: an object matches only"
-        " tracks of its own label (a pool ball its number, a pawn its colour). Pocketed set:"
-        " shots whose pocketed labels equal the truth's."
+        " tracks of its own label (a pool ball its number, a pawn its colour). HOTA, DetA and"
+        " AssA by TrackEval's HOTA on the same pairs, similarity max(0, 1 - d / max_mm)"
+        " (TrackEval's euclidean similarity for points), averaged over its alpha thresholds"
+        " 0.05-0.95, i.e. match distances from 0.95 to 0.05 of max_mm. Pocketed set: shots"
+        " whose pocketed labels equal the truth's."
         " Targets (issue): 0 ID switches, <= 0.5 ms per frame with 33 objects.",
         "",
-        "| table | clips | shots | frames | ID switches | IDF1 | MOTA | MOTP mm |"
-        " mostly tracked | pocketed set right | ms per frame (median) | ms, >= 30 tracks |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| table | clips | shots | frames | ID switches | IDF1 | HOTA | DetA | AssA | MOTA |"
+        " MOTP mm | mostly tracked | pocketed set right | ms per frame (median) |"
+        " ms, >= 30 tracks |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for table, plan, max_mm in (("pool-9ft", POOL_PLAN, 30.0), ("novuss", NOVUSS_PLAN, 20.0)):
         r = survey(plan, args.shots, args.seed, max_mm, args.shots_per_clip)
         lines.append(
             f"| {table} | {r['clips']} | {r['shots']} | {r['frames']} | {r['switches']} |"
-            f" {r['idf1']:.4f} | {r['mota']:.4f} | {r['motp']:.2f} | {100 * r['mt']:.1f} % |"
+            f" {r['idf1']:.4f} | {r['hota']:.4f} | {r['deta']:.4f} | {r['assa']:.4f} |"
+            f" {r['mota']:.4f} | {r['motp']:.2f} | {100 * r['mt']:.1f} % |"
             f" {100 * r['pocketed']:.1f} % | {r['ms']:.3f} | {r['ms33']:.3f} |")
         print(lines[-1], flush=True)
     seeds = range(1, 1 + args.sample_seeds)
