@@ -323,6 +323,7 @@ class _Knocks:
     from_xy: np.ndarray
     pushes: np.ndarray
     since_s: np.ndarray | None = None  # (N,) how long ago at most (None: any time unseen)
+    away: np.ndarray | None = None  # (N, 2) unit line of centres of a mover's touch, or NaN
 
     @classmethod
     def none(cls, n: int) -> _Knocks:
@@ -418,6 +419,9 @@ class Tracker:
         self._knock_t = np.zeros(0)
         self._knock_speed = np.zeros(0)
         self._knock_from = np.zeros((0, _KNOCK_SOURCES, 2))
+        # the first touch by a mover since last seen: its line of centres (or NaN), speed
+        self._knock_away = np.zeros((0, 2))
+        self._touch_speed = np.zeros(0)
         self._candidates: list[_Candidate] = []
         # a hidden striker's first sighting far from its rest, waiting for a second one
         # (see _struck_while_hidden_jumps): row -> (time, where, sigma)
@@ -487,6 +491,7 @@ class Tracker:
         # A unique label (a pool number) tells the object from its neighbours anyway.
         unsure = self._unconfirmed(np.arange(n_tr))
         live = np.flatnonzero(live_mask & ~unsure)
+        explains = None  # (tracks, detections): within a track's gate but for the label
         if len(live) and n_obs:
             label_live = self._label[live]
             # A track with a unique label (a pool number, the puck) takes a detection with
@@ -542,6 +547,13 @@ class Tracker:
                 obs_track[cols] = tr
                 assigned[tr] = True
                 self._stage1_update(tr, z[cols], sigma[cols], d2[rows, cols], t, notes)
+            # (pawns read as the other colour, by a track seen last frame: one unseen
+            # longer has a gate too wide to tell; an object of a label of its own is told
+            # by the label above)
+            explains = np.zeros((n_tr, n_obs), dtype=bool)
+            explains[live] = ((self._misses[live] == 0)[:, None] & (d2 <= s.gate_chi2)
+                              & (label_live[:, None] != lab[None, :])
+                              & ~self._unique[label_live][:, None] & ~self._unique[lab][None])
 
         # -- stage 2: sudden changes of motion, within physical reach (a hidden striker's
         # first sighting waits one frame, no longer)
@@ -597,6 +609,14 @@ class Tracker:
                                            self._knocks(live_mask, t))
             cost = np.where(ok, cost, _INFEASIBLE)
             rows, cols = self._assign(cost)
+            if len(rows) and explains is not None:
+                # a sudden change of motion is the less likely story where the detection
+                # lies where a track of another label, left without one, was predicted: a
+                # misread of that object
+                taken = assigned.copy()
+                taken[left_tr[rows]] = True
+                misread = (explains[:, left_ob[cols]] & ~taken[:, None]).any(axis=0)
+                rows, cols = rows[~misread], cols[~misread]
             if len(rows):
                 tr, ob = left_tr[rows], left_ob[cols]
                 wait, went = self._struck_while_hidden_jumps(tr, z[ob], sigma[ob], t)
@@ -727,6 +747,15 @@ class Tracker:
         hit = rows[knocks.speed[rows] > 0]
         if not len(hit):
             return
+        # the first touch since it was last seen set it going: its line of centres and
+        # speed hold while later passes come near (a coasting mover's predicted path may
+        # run on through the place it left)
+        if knocks.away is not None:
+            first = np.isfinite(knocks.away[hit, 0]) & ~(
+                np.isfinite(self._knock_away[hit, 0])
+                & (self._knock_t[hit] >= self._last_seen_t[hit]))
+            self._knock_away[hit[first]] = knocks.away[hit[first]]
+            self._touch_speed[hit[first]] = knocks.speed[hit[first]]
         self._knock_t[hit] = t
         self._knock_speed[hit] = knocks.speed[hit]
         sources = np.full((len(hit), _KNOCK_SOURCES, 2), np.nan)
@@ -800,6 +829,7 @@ class Tracker:
         # (a path predicted through the object's centre pushes it along the path)
         through = gap < 1.0
         approach = (gap <= contact) & ((u > 0.0) | through)
+        away = self._touch_line(rows, approach, gap, nearest, ab, r_pair)
         # contacts run along touching objects (a row of pawns starts at once), each pushed
         # by the touching ones reached before it
         pushed_by = np.zeros((len(rows), len(rows)), dtype=bool)
@@ -825,7 +855,27 @@ class Tracker:
         pushes = np.zeros((n, len(rows)), dtype=bool)
         from_xy[rows] = x[rows, :2][None]
         pushes[rows] = pushed_by
-        return _Knocks(speed, from_xy, pushes)
+        return _Knocks(speed, from_xy, pushes, away=away)
+
+    def _touch_line(self, rows: np.ndarray, approach: np.ndarray, gap: np.ndarray,
+                    nearest: np.ndarray, ab: np.ndarray, r_pair: np.ndarray) -> np.ndarray:
+        """(N, 2): for resting ``rows`` a mover's path came to touch (``approach``, (R, M);
+        its nearest point ``nearest`` at ``gap``, along ``ab``), the unit line of centres
+        where the nearest one first touched it: where a struck disc goes. NaN elsewhere."""
+        away = np.full((len(self._id), 2), np.nan)
+        hit = np.flatnonzero(approach.any(axis=1))
+        if not len(hit):
+            return away
+        m = np.argmin(np.where(approach[hit], gap[hit], np.inf), axis=1)
+        g, step = gap[hit, m], ab[hit, m]
+        length = np.linalg.norm(step, axis=1)
+        back = np.sqrt(np.maximum(r_pair[hit, m] ** 2 - g**2, 0.0))
+        touch = nearest[hit, m] - step / np.maximum(length, 1e-9)[:, None] * back[:, None]
+        line = self._x[rows[hit], :2] - touch
+        size = np.linalg.norm(line, axis=1)
+        ok = (length > 1e-6) & (size > 1e-6)
+        away[rows[hit[ok]]] = line[ok] / size[ok, None]
+        return away
 
     def _through_rest(self, rows: np.ndarray, z: np.ndarray) -> np.ndarray:
         """``(len(rows), len(z))``: would moving track ``row`` have passed through an object
@@ -966,18 +1016,25 @@ class Tracker:
         k = np.argmin(np.where(along > 0, np.linalg.norm(off, axis=2), np.inf), axis=1)
         n = np.arange(len(a))
         central = potted & (miss[n, k] <= 0.5 * pk.capture_mm[k])
-        # an object near the way could turn it: clear of every other object in play
-        others = np.flatnonzero(live)
+        clear = central & self._clear_way(rows[go], a, end, live)
+        out[np.flatnonzero(go)[clear]] = np.linalg.norm(end - a, axis=1)[clear]
+        return out
+
+    def _clear_way(self, rows: np.ndarray, a: np.ndarray, end: np.ndarray, live: np.ndarray
+                   ) -> np.ndarray:
+        """Whether the straight ways ``a -> end`` (N, 2) of tracks ``rows`` pass clear of
+        every other object at rest in play (mask ``live``): one near the way could turn it
+        (a mover there follows or crosses it)."""
+        others = np.flatnonzero(live & ~self._moving)
         seg = end - a
         length = np.maximum(np.linalg.norm(seg, axis=1), 1e-9)
         rel = self._x[others, None, :2] - a[None]  # (O, N, 2)
         u = np.clip(np.einsum("ond,nd->on", rel, seg) / length**2, 0.0, 1.0)
         gap = np.linalg.norm(rel - u[..., None] * seg[None], axis=2)
-        r = self._radius[self._label[rows[go]]]
+        r = self._radius[self._label[rows]]
         near = gap <= (r[None] + self._radius[self._label[others]][:, None] + 10.0)
-        near &= others[:, None] != rows[go][None]
-        clear = central & ~near.any(axis=0)
-        out[np.flatnonzero(go)[clear]] = length[clear]
+        near &= others[:, None] != rows[None]
+        out: np.ndarray = ~near.any(axis=0)
         return out
 
     def _calm_reach(self, rows: np.ndarray, knocks: _Knocks, t: float) -> np.ndarray:
@@ -1334,6 +1391,7 @@ class Tracker:
         s = self.settings
         if not len(rows):
             return
+        self._knocked_into_pocket(rows[~self._moving[rows]], t)
         moving = rows[self._moving[rows]]
         if not len(moving):
             return
@@ -1362,6 +1420,30 @@ class Tracker:
             self._settle(held, xy, np.sqrt(self._P[held, 0, 0]), t)
             self._held[held] = True
 
+    def _knocked_into_pocket(self, rows: np.ndarray, t: float) -> None:
+        """Resting pawns (``rows``, unseen) that a mover touched since they were last seen
+        and that are seen nowhere for ``off_table_lost_s``: pocketed where the line of
+        centres of that touch runs straight into a pocket, with nothing on the way, near
+        enough that the knock (at its speed) had it gone by the first frame that missed
+        it. A pawn by a corner pocket, knocked in, drops before any frame shows it moving;
+        a pawn of a colour many share is not told by its label where else it could be.
+        (A ball of a number of its own: see ``_covered_places``.)"""
+        s = self.settings
+        rows = rows[~self._unique[self._label[rows]] & (self._retired[rows] == 0)
+                    & self._knocked_unseen(rows) & np.isfinite(self._knock_away[rows, 0])
+                    & (t - self._last_seen_t[rows] >= s.off_table_lost_s)]
+        if not len(rows) or not len(self._pockets.capture_mm):
+            return
+        a = self._x[rows, :2]
+        end, potted = self._exit_point(a, self._knock_away[rows])
+        window = self._first_miss_t[rows] - self._last_seen_t[rows]
+        soon = np.linalg.norm(end - a, axis=1) <= (
+            self._touch_speed[rows] * window * s.lost_pocket_slack)
+        go = potted & soon
+        if go.any():
+            go[go] = self._clear_way(rows[go], a[go], end[go], self._frame_live)
+            self._retire(rows[go], TrackState.POCKETED, end[go])
+
     def _retire_lost(self, rows: np.ndarray, a: np.ndarray, b: np.ndarray,
                      duration_s: np.ndarray, pockets_only: bool) -> None:
         """Judge tracks lost on the path ``a -> b`` (run in ``duration_s``). Pocketed: the
@@ -1385,12 +1467,43 @@ class Tracker:
                 self._retire(rows[potted], TrackState.POCKETED, xy)
                 keep = ~potted
                 rows, a, b = rows[keep], a[keep], b[keep]
+        if len(rows) and not pockets_only and len(pk.capture_mm):
+            # a cushion turns far more objects than fly over it: one that comes off the
+            # cushion into a pocket within the horizon is pocketed
+            bounce, xy = self._bounce_into_pocket(rows, a, b)
+            if bounce.any():
+                self._retire(rows[bounce], TrackState.POCKETED, xy[bounce])
+                rows, a, b = rows[~bounce], a[~bounce], b[~bounce]
         if len(rows) and not pockets_only:
             outside = (np.abs(b) > self._half_wh + s.off_table_margin_mm).any(axis=1)
             fast = np.linalg.norm(self._x[rows, 2:], axis=1) >= s.off_table_speed_mm_s
             if (outside & fast).any():
                 r = outside & fast
                 self._retire_crossing(rows[r], b[r], b[r], 0.0, require_speed=True)
+
+    def _bounce_into_pocket(self, rows: np.ndarray, a: np.ndarray, b: np.ndarray
+                            ) -> tuple[np.ndarray, np.ndarray]:
+        """Which paths ``a -> b`` (N, 2) of tracks ``rows`` meet a cushion (where the
+        object's edge touches it) and, mirrored there, enter a pocket's capture circle;
+        and where they enter it."""
+        pk = self._pockets
+        d = b - a
+        nose = self._half_wh[None] - self._radius[self._label[rows]][:, None]  # (N, 2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u_axis = np.where(d > 0, (nose - a) / d, np.where(d < 0, (-nose - a) / d, np.inf))
+        axis = np.argmin(u_axis, axis=1)
+        n = np.arange(len(a))
+        u = u_axis[n, axis]
+        hits = (u >= 0) & (u < 1)
+        at = a + np.clip(np.nan_to_num(u, posinf=0.0), 0.0, 1.0)[:, None] * d
+        rest = (1 - np.clip(np.nan_to_num(u, posinf=1.0), 0.0, 1.0))[:, None] * d
+        rest[n, axis] *= -1
+        enter, frac = _segment_hits_circle(at, at + rest, pk.centre_xy_mm, pk.capture_mm)
+        enter &= hits[:, None]
+        first = np.where(enter, frac, np.inf).min(axis=1)
+        into = np.isfinite(first)
+        xy = at + np.where(into, first, 0.0)[:, None] * rest
+        return into, xy
 
     # ------------------------------------------------------------------ candidates
 
@@ -1678,6 +1791,8 @@ class Tracker:
         self._knock_speed = np.r_[self._knock_speed, 0.0]
         self._knock_from = np.concatenate([self._knock_from,
                                            np.full((1, _KNOCK_SOURCES, 2), np.nan)])
+        self._knock_away = np.vstack([self._knock_away, [np.nan, np.nan]])
+        self._touch_speed = np.r_[self._touch_speed, 0.0]
         return len(self._id) - 1
 
     # ------------------------------------------------------------------ output
