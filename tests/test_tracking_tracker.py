@@ -801,6 +801,26 @@ def test_pawn_knocked_into_a_corner_pocket_unseen_is_pocketed(toward: bool) -> N
         assert run[-1].state[q] not in (TrackState.POCKETED, TrackState.OFF_TABLE)
 
 
+def test_ball_hidden_while_it_rolls_into_a_pocket_is_pocketed_not_held() -> None:
+    # ball 3 rolls at 1 m/s straight at a corner pocket and goes under the player's arm
+    # 250 mm before the capture circle, never to be seen again: its coast reaches the
+    # pocket, so it was pocketed (before, it was held short of the pocket, in play)
+    pocket = np.asarray(POOL.pocket("foot_left").centre_xy_mm)
+    way = np.array([0.8, 0.6])
+    start = pocket - way * 600.0
+    cue = [-600.0, 0.0]
+    tracker = Tracker(POOL)
+    for k in range(40):
+        t = k / FPS
+        ball = start + way * 1000.0 * t
+        seen = np.linalg.norm(ball - pocket) > 40.0 + 250.0
+        xy, labels = ([cue, ball], ["cue_ball", "ball_3"]) if seen else ([cue], ["cue_ball"])
+        tracks = tracker.update(make_obs(t, xy, labels, frame=k))
+    q = tracks.label.index("ball_3")
+    assert tracks.state[q] == TrackState.POCKETED, tracks.state[q]
+    assert np.linalg.norm(tracks.xy_mm[q] - pocket) <= 40.0 + 1e-6
+
+
 def test_cue_ball_first_seen_blurred_after_its_stroke_keeps_its_identity() -> None:
     # struck into a ball at once, the cue ball shows first as a faint blur (score 0.42)
     # 160 mm on, then sure and nearly still: that faint sighting's candidate is the cue

@@ -1412,13 +1412,36 @@ class Tracker:
             b = a + self._x[gone, 2:] * s.off_table_horizon_s
             self._retire_lost(gone, a, b, np.full(len(gone), s.off_table_horizon_s),
                               pockets_only=False)
-        # Coasted long enough: hold where it got to, inside the surface.
+        # Coasted long enough: pocketed if the coast ran into a pocket (hidden meanwhile,
+        # under an arm, it rolled on), else held where it got to, inside the surface.
         held = moving[(t - self._last_seen_t[moving] >= s.coast_s)
                       & (self._retired[moving] == 0)]
+        if len(held):
+            held = held[~self._coasted_into_pocket(held)]
         if len(held):
             xy = np.clip(self._x[held, :2], -self._half_wh, self._half_wh)
             self._settle(held, xy, np.sqrt(self._P[held, 0, 0]), t)
             self._held[held] = True
+
+    def _coasted_into_pocket(self, rows: np.ndarray) -> np.ndarray:
+        """Retire as pocketed the moving tracks ``rows``, unseen for ``coast_s``, whose
+        straight coast from their last sighting reaches ``pocket_margin_mm`` inside a
+        pocket's capture circle before any rail; return which were."""
+        pk = self._pockets
+        if not len(pk.capture_mm):
+            return np.zeros(len(rows), dtype=bool)
+        a = self._last_seen_xy[rows]
+        d = self._x[rows, 2:] * self.settings.coast_s
+        exit_frac = np.clip(np.nan_to_num(self._to_rail(a, d), nan=1.0, posinf=1.0), 0.0, 1.0)
+        radius = np.maximum(pk.capture_mm - self.settings.pocket_margin_mm, 1.0)
+        hit, frac = _segment_hits_circle(a, a + exit_frac[:, None] * d, pk.centre_xy_mm,
+                                         radius)
+        enter = np.where(hit, frac, np.inf).min(axis=1)
+        potted = np.isfinite(enter)
+        if potted.any():
+            xy = a[potted] + (enter[potted] * exit_frac[potted])[:, None] * d[potted]
+            self._retire(rows[potted], TrackState.POCKETED, xy)
+        return potted
 
     def _knocked_into_pocket(self, rows: np.ndarray, t: float) -> None:
         """Resting pawns (``rows``, unseen) that a mover touched since they were last seen
