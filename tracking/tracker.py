@@ -21,12 +21,18 @@ hold every track at once:
    touching pawns a step of more than half a pawn aliases onto the neighbour). A resting
    object knocked by a contact moves away from what pushed it, so neither stage gives it a
    detection further back than the noise allows against every push on it; and a resting
-   object re-found far away is moved by hand only if nothing knocked it.
+   object re-found far away is moved by hand only if nothing knocked it. A pawn's
+   detection where a pawn of the other colour, left without one, was predicted is that
+   pawn misread, not a jump; an object headed straight into a pocket is found before it
+   or not at all.
 4. **States**: ``MOVING`` / ``RESTING`` with hysteresis on the filtered speed, ``OCCLUDED``
    after ``occluded_after_misses`` frames unseen, ``POCKETED`` when the centre's path
    crosses a pocket's capture circle (the point of no return of ``calibration.tables``;
-   also when a fast track is lost on a path into one), ``OFF_TABLE`` when a centre leaves
-   the playing surface away from the pockets (or a fast track is lost heading over a rail).
+   also when a fast track is lost on a path into one, directly or off a cushion, when a
+   hidden one's coast runs into one, and when a resting pawn touched by a mover is seen
+   nowhere and the line of centres of that touch runs into one), ``OFF_TABLE`` when a
+   centre leaves the playing surface away from the pockets (or a fast track is lost
+   heading over a rail).
    Pocketed and off-table tracks are never re-associated; observations in a pocket cup
    never start tracks.
 5. **New identities** only from candidates seen in ``confirm_hits`` of the last
@@ -139,8 +145,9 @@ class TrackerSettings:
       what settles a ball that stopped: the filtered velocity of a moving track follows the
       detector's noise (tens of mm/s at 1 mm and 30 fps), its displacement does not.
     * ``coast_s`` (0.3): a moving track unseen is extrapolated this long, then held where
-      it got to. Longer follows balls through a passing arm; shorter avoids parking a
-      stopped ball's track far beyond where it stopped.
+      it got to (pocketed if that coast ran into a pocket). Longer follows balls through a
+      passing arm; shorter avoids parking a stopped ball's track far beyond where it
+      stopped.
     * ``occluded_after_misses`` (2): frames unseen before the state reads ``OCCLUDED`` (one
       missed detection is not an occlusion).
     * ``lost_min_misses`` (2): frames a moving track must be unseen before its lost path
@@ -149,8 +156,11 @@ class TrackerSettings:
       declared off the table; ``off_table_margin_mm`` (10): how far outside the surface
       a detected centre must be to be off the table. ``off_table_lost_s`` (0.25) and
       ``off_table_horizon_s`` (0.1): a track lost that long, whose last motion would have
-      taken it beyond a rail within the horizon, is off the table. Longer waits avoid
-      declaring a ball that bounced back under an arm gone, but report it later.
+      taken it beyond a rail within the horizon, is off the table (pocketed if, turned
+      by the cushion there, it runs into a pocket within the horizon). The same wait
+      applies to a resting pawn touched by a mover and seen nowhere since (see
+      ``_knocked_into_pocket``). Longer waits avoid declaring a ball that bounced back
+      under an arm gone, but report it later.
     * ``moved_min_unseen_s`` (0.3) and ``moved_min_mm`` (8): a resting object re-found
       after being unseen this long, this far from where it rested, was moved by hand (a
       ``MOVED`` note) rather than struck.
@@ -829,7 +839,7 @@ class Tracker:
         # (a path predicted through the object's centre pushes it along the path)
         through = gap < 1.0
         approach = (gap <= contact) & ((u > 0.0) | through)
-        away = self._touch_line(rows, approach, gap, nearest, ab, r_pair)
+        away = self._touch_line(rows, p[:, 0], approach, gap, nearest, ab, r_pair)
         # contacts run along touching objects (a row of pawns starts at once), each pushed
         # by the touching ones reached before it
         pushed_by = np.zeros((len(rows), len(rows)), dtype=bool)
@@ -857,11 +867,13 @@ class Tracker:
         pushes[rows] = pushed_by
         return _Knocks(speed, from_xy, pushes, away=away)
 
-    def _touch_line(self, rows: np.ndarray, approach: np.ndarray, gap: np.ndarray,
-                    nearest: np.ndarray, ab: np.ndarray, r_pair: np.ndarray) -> np.ndarray:
-        """(N, 2): for resting ``rows`` a mover's path came to touch (``approach``, (R, M);
-        its nearest point ``nearest`` at ``gap``, along ``ab``), the unit line of centres
-        where the nearest one first touched it: where a struck disc goes. NaN elsewhere."""
+    def _touch_line(self, rows: np.ndarray, xy: np.ndarray, approach: np.ndarray,
+                    gap: np.ndarray, nearest: np.ndarray, ab: np.ndarray, r_pair: np.ndarray
+                    ) -> np.ndarray:
+        """(N, 2): for resting ``rows`` (at ``xy``) a mover's path came to touch
+        (``approach``, (R, M); its nearest point ``nearest`` at ``gap``, along ``ab``), the
+        unit line of centres where the nearest one first touched it: where a struck disc
+        goes. NaN elsewhere."""
         away = np.full((len(self._id), 2), np.nan)
         hit = np.flatnonzero(approach.any(axis=1))
         if not len(hit):
@@ -871,7 +883,7 @@ class Tracker:
         length = np.linalg.norm(step, axis=1)
         back = np.sqrt(np.maximum(r_pair[hit, m] ** 2 - g**2, 0.0))
         touch = nearest[hit, m] - step / np.maximum(length, 1e-9)[:, None] * back[:, None]
-        line = self._x[rows[hit], :2] - touch
+        line = xy[hit] - touch
         size = np.linalg.norm(line, axis=1)
         ok = (length > 1e-6) & (size > 1e-6)
         away[rows[hit[ok]]] = line[ok] / size[ok, None]
