@@ -977,3 +977,22 @@ def test_puck_carried_back_by_hand_as_its_shot_ends_touches_nothing():
     puck = [(e.kind, round(e.t_s, 3)) for e in events
             if e.kind in (EventKind.CONTACT, EventKind.CUSHION) and "puck" in e.labels]
     assert puck == [(EventKind.CONTACT, 7.687)]  # (its shot's one contact)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_puck_struck_unseen_along_the_held_row_grazes_the_pawn_it_came_off(seed):
+    # the puck, under the player's hand from before its stroke until after it has grazed
+    # pawn 15 of the black row the cushion holds, shows first on its way out. Its path
+    # out, run back, passes along the row to pawn 10 at its far end, which the push along
+    # the row sets going; but the puck came off that line from its rest at pawn 15: the
+    # pawns further back along it were never on its way, so pawn 10's start does not hide
+    # the graze (before, the first contact came out as pawn 17)
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    _, res, tracks = run(NOVUSS, ["puck", *labels], np.vstack([[14.1, -436.5], xy]),
+                         physics.Strike(1, -0.31, 3000.0), seed=seed)
+    truth = next(e for e in res.events if e.kind == "contact" and 1 in e.ids)
+    assert truth.ids == (1, 15)
+    events = detect_hiding(NOVUSS, tracks, 1, res.t0_s - 0.1, res.t0_s + 0.045)
+    first = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"][:1]
+    assert first and first[0].ids == (1, 15)
+    assert abs(first[0].t_s - truth.t_s) < 0.01

@@ -1326,7 +1326,10 @@ class MotionEventDetector:
             # its noise, another could have been. One of those that moves off is found
             # from its own start.
             wide = self._leaves(p0, v, self._rest_xy[rest], big_r + slack)
-            near = (wide > tau0 - self._dt) & (wide < float(tt[k]) + self._dt)
+            # (that path, run back further than a touch's width before this one, is not
+            # where the striker came from: it came off that line from its rest)
+            width_s = float(np.max(big_r) + slack) / math.sqrt(qa)
+            near = (wide > max(tau0 - self._dt, tc - width_s)) & (wide < float(tt[k]) + self._dt)
             if np.any(near & soon[rest]):
                 return None
             near &= rest != j
