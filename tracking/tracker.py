@@ -501,7 +501,7 @@ class Tracker:
         # A unique label (a pool number) tells the object from its neighbours anyway.
         unsure = self._unconfirmed(np.arange(n_tr))
         live = np.flatnonzero(live_mask & ~unsure)
-        explains = None  # (tracks, detections): within a track's gate but for the label
+        gated = None  # stage 1's tracks, their labels and squared distances (see misread)
         if len(live) and n_obs:
             label_live = self._label[live]
             # A track with a unique label (a pool number, the puck) takes a detection with
@@ -557,13 +557,7 @@ class Tracker:
                 obs_track[cols] = tr
                 assigned[tr] = True
                 self._stage1_update(tr, z[cols], sigma[cols], d2[rows, cols], t, notes)
-            # (pawns read as the other colour, by a track seen last frame: one unseen
-            # longer has a gate too wide to tell; an object of a label of its own is told
-            # by the label above)
-            explains = np.zeros((n_tr, n_obs), dtype=bool)
-            explains[live] = ((self._misses[live] == 0)[:, None] & (d2 <= s.gate_chi2)
-                              & (label_live[:, None] != lab[None, :])
-                              & ~self._unique[label_live][:, None] & ~self._unique[lab][None])
+            gated = (live, label_live, d2)
 
         # -- stage 2: sudden changes of motion, within physical reach (a hidden striker's
         # first sighting waits one frame, no longer)
@@ -619,13 +613,20 @@ class Tracker:
                                            self._knocks(live_mask, t))
             cost = np.where(ok, cost, _INFEASIBLE)
             rows, cols = self._assign(cost)
-            if len(rows) and explains is not None:
+            if len(rows) and gated is not None:
                 # a sudden change of motion is the less likely story where the detection
                 # lies where a track of another label, left without one, was predicted: a
-                # misread of that object
+                # misread of that object (pawns read as the other colour, by a track seen
+                # last frame: one unseen longer has a gate too wide to tell; an object of a
+                # label of its own is told by the label in stage 1)
+                g_rows, g_lab, g_d2 = gated
                 taken = assigned.copy()
                 taken[left_tr[rows]] = True
-                misread = (explains[:, left_ob[cols]] & ~taken[:, None]).any(axis=0)
+                ob = left_ob[cols]
+                explains = ((~taken[g_rows] & (self._misses[g_rows] == 0)
+                             & ~self._unique[g_lab])[:, None] & (g_d2[:, ob] <= s.gate_chi2)
+                            & (g_lab[:, None] != lab[ob][None, :]) & ~self._unique[lab[ob]][None])
+                misread = explains.any(axis=0)
                 rows, cols = rows[~misread], cols[~misread]
             if len(rows):
                 tr, ob = left_tr[rows], left_ob[cols]
@@ -1444,16 +1445,23 @@ class Tracker:
             return np.zeros(len(rows), dtype=bool)
         a = self._last_seen_xy[rows]
         d = self._x[rows, 2:] * self.settings.coast_s
-        exit_frac = np.clip(np.nan_to_num(self._to_rail(a, d), nan=1.0, posinf=1.0), 0.0, 1.0)
-        radius = np.maximum(pk.capture_mm - self.settings.pocket_margin_mm, 1.0)
-        hit, frac = _segment_hits_circle(a, a + exit_frac[:, None] * d, pk.centre_xy_mm,
-                                         radius)
-        enter = np.where(hit, frac, np.inf).min(axis=1)
+        enter = self._pocket_entry(
+            a, d, np.maximum(pk.capture_mm - self.settings.pocket_margin_mm, 1.0))
         potted = np.isfinite(enter)
         if potted.any():
-            xy = a[potted] + (enter[potted] * exit_frac[potted])[:, None] * d[potted]
-            self._retire(rows[potted], TrackState.POCKETED, xy)
+            self._retire(rows[potted], TrackState.POCKETED,
+                         a[potted] + enter[potted, None] * d[potted])
         return potted
+
+    def _pocket_entry(self, a: np.ndarray, d: np.ndarray, radius: np.ndarray) -> np.ndarray:
+        """For paths ``a -> a + d`` (N, 2), the fraction of ``d`` at which each first enters
+        a circle of ``radius`` (K,) about a pocket's centre before it meets a rail (inf
+        where it does not)."""
+        exit_frac = np.clip(np.nan_to_num(self._to_rail(a, d), nan=1.0, posinf=1.0), 0.0, 1.0)
+        hit, frac = _segment_hits_circle(a, a + exit_frac[:, None] * d,
+                                         self._pockets.centre_xy_mm, radius)
+        out: np.ndarray = np.where(hit, frac, np.inf).min(axis=1) * np.maximum(exit_frac, 1e-9)
+        return out
 
     def _knocked_into_pocket(self, rows: np.ndarray, t: float) -> None:
         """Resting pawns (``rows``, unseen) that a mover touched since they were last seen
@@ -1488,13 +1496,9 @@ class Tracker:
         the table (unless ``pockets_only``): ``b`` lies beyond a rail, reached fast."""
         s = self.settings
         d = b - a
-        exit_frac = np.clip(np.nan_to_num(self._to_rail(a, d), nan=1.0, posinf=1.0), 0.0, 1.0)
         pk = self._pockets
         if len(pk.capture_mm):
-            radius = pk.capture_mm + s.pocket_margin_mm
-            hit, frac = _segment_hits_circle(a, a + exit_frac[:, None] * d, pk.centre_xy_mm,
-                                             radius)
-            enter = np.where(hit, frac, np.inf).min(axis=1) * np.maximum(exit_frac, 1e-9)
+            enter = self._pocket_entry(a, d, pk.capture_mm + s.pocket_margin_mm)
             window = self._first_miss_t[rows] - self._last_seen_t[rows]
             potted = np.isfinite(enter) & (enter * duration_s <= s.lost_pocket_slack * window)
             if potted.any():
