@@ -531,6 +531,7 @@ class MotionEventDetector:
                            paths, a, look, t_a)
 
         # 4. causes of every change
+        self._bent_late: set[int] = set()
         soon |= vanished
         triggers = np.flatnonzero(onset | bend | vanished).tolist()
         explained: set[int] = set()
@@ -592,7 +593,7 @@ class MotionEventDetector:
             self._mode[s] = _MOVING
             self._seg0[s] = a
         for s in np.flatnonzero(bend).tolist():
-            self._seg0[s] = a
+            self._seg0[s] = a + 1 if s in self._bent_late else a
             self._t_start[s] = np.nan
         for s, t_stop in to_rest:
             self._mode[s] = _REST
@@ -643,6 +644,7 @@ class MotionEventDetector:
         paths: dict[int, np.ndarray] = {}
         fitted: set[int] = set()
         to_rest: list[tuple[int, float]] = []
+        self._fits_a = np.zeros(len(self._ids), dtype=bool)
         m = len(moving)
         if m == 0:
             return paths, fitted, to_rest
@@ -728,6 +730,9 @@ class MotionEventDetector:
         b |= self._touch_bends(moving, a, t_a, coef, steady, pred, seen_ah, np.maximum(sig, rms))
         bend[moving] = b
         soon[moving] |= np.where(n_ah > 1, pairs, b) & (n_ah >= 1)
+        # (a bend flagged at a whose own sighting still lies on the path before: it bent
+        # between a and the next frame, unless the path just missed it by noise)
+        self._fits_a[moving] = b & seen_a & ~miss[:, 0]
 
         # rest: slow over the last rest_frames, and still, relative to its noise, over
         # a window of fit_frames (a slow creeper is not at rest)
@@ -1037,6 +1042,14 @@ class MotionEventDetector:
                 if tau1 > tau0 and self._cushion(i, a, paths[i], tau0, tau1, t_a,
                                                  exact_only=hit is not None):
                     explained.add(i)
+                elif (hit is None and self._fits_a[i] and a + 1 < self._n
+                      and self._cushion(i, a, paths[i], 0.5 * self._dt,
+                                        self._T(a + 1) - t_a, t_a, exact_only=True,
+                                        after_from=a + 1)):
+                    # frame a still lies on the path in: the bounce came after it, and the
+                    # next segment starts with the frame after
+                    explained.add(i)
+                    self._bent_late.add(i)
                 elif hit is not None and self._cushion_after_contact(i, a, hit, t_a):
                     explained.add(i)
         return explained
@@ -1615,20 +1628,23 @@ class MotionEventDetector:
                                 pressed=True)
 
     def _cushion(self, s: int, a: int, coef: np.ndarray, tau0: float, tau1: float,
-                 t_a: float, exact_only: bool = False) -> bool:
-        """A cushion contact of slot ``s`` in the window: path one radius from a nose (or,
-        unless ``exact_only``, within ``cushion_gate_mm`` of it), normal velocity reversed
-        by the motion after."""
+                 t_a: float, exact_only: bool = False, after_from: int | None = None) -> bool:
+        """A cushion contact of slot ``s`` in the window (and half a frame past it, or,
+        with ``after_from``, up to its end): path one radius from a nose (or, unless
+        ``exact_only``, within ``cushion_gate_mm`` of it), normal velocity reversed by the
+        motion seen from frame ``after_from`` (default ``a``) on."""
         s_ = self.settings
         r = float(self._radius[s])
-        tt, xa = self._samples(s, a, a + s_.lag_frames, t_a)
+        a0 = a if after_from is None else after_from
+        tt, xa = self._samples(s, a0, a0 + s_.lag_frames, t_a)
         if len(tt) < 2:
             return False
         after, _ = fit_path(tt, xa, 1 if len(tt) < 4 else 2)
         found = False
+        reach = 0.5 * self._dt if after_from is None else 0.0
         for k in range(len(self._cush_a)):
             n = self._cush_n[k]
-            tc = line_touch(coef, self._cush_a[k], n, r, tau0, tau1 + 0.5 * self._dt)
+            tc = line_touch(coef, self._cush_a[k], n, r, tau0, tau1 + reach)
             conf = 1.0
             if tc is None:
                 if exact_only:
