@@ -1006,3 +1006,33 @@ def test_puck_struck_unseen_along_the_held_row_grazes_the_pawn_it_came_off(seed)
     first = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"][:1]
     assert first and first[0].ids == (1, 15)
     assert abs(first[0].t_s - truth.t_s) < 0.01
+
+
+def _crossing_times(res, axis, value_mm):
+    """When the struck object's centre crosses ``value_mm`` along ``axis`` (0.1 ms grid)."""
+    t = np.arange(res.t0_s, res.t_end_s, 1e-4)
+    v = res.xy_at(t)[:, 0, axis]
+    return t[np.flatnonzero(np.diff(np.sign(v - value_mm)) != 0)]
+
+
+@pytest.mark.parametrize("t0", [0.5, 0.51, 0.52])
+def test_line_crossed_while_the_puck_is_unseen_for_four_frames_is_found_and_timed(t0):
+    # a gap of four frames holds the zone_a crossing; the sightings either side straddle
+    # the line, and the motion before the gap times it
+    _, res, tracks = run(NOVUSS, ["puck"], [[-200.0, -455.0]],
+                         physics.Strike(1, math.pi / 2, 1500.0), t0=t0)
+    tc = _crossing_times(res, 1, -370.0)[0]
+    events = detect_hiding(NOVUSS, tracks, 1, tc - 0.01, tc + 0.12)
+    got = [e for e in of(events, EventKind.LINE_CROSS) if e.line == "zone_a"]
+    assert len(got) == 1 and abs(got[0].t_s - tc) < 0.015
+
+
+@pytest.mark.parametrize("t0", [0.5, 0.51, 0.52])
+def test_puck_into_the_corner_pocket_crosses_the_side_zone_line_on_its_way(t0):
+    # last seen short of zone_left's line, next gone into pocket a_left: its path crossed
+    events, res, _ = run(NOVUSS, ["puck"], [[-50.0, -447.0]],
+                         physics.Strike(1, math.pi, 2400.0), t0=t0)
+    tc = _crossing_times(res, 0, -370.0)[0]
+    got = [e for e in of(events, EventKind.LINE_CROSS) if e.line == "zone_left"]
+    assert [e.pocket for e in of(events, EventKind.POCKET)] == ["a_left"]
+    assert len(got) == 1 and abs(got[0].t_s - tc) < 0.01

@@ -89,6 +89,7 @@ _MAX_ACCEL_MM_S2 = 2500.0
 _CREEP_MM_S = 80.0
 #: Slowest approach to a cushion and slowest departure (mm/s) the path scan takes for a
 #: bounce: objects sliding along a cushion wobble across its line by their noise.
+_CROSS_BACK = 6  # frames back a line crossing's last sighting may lie
 _SCAN_IN_MM_S = 40.0
 _SCAN_OUT_MM_S = 15.0
 #: Objects resting closer than this (mm, between their edges) touch: a push passes from
@@ -1869,6 +1870,8 @@ class MotionEventDetector:
                 tc = first_touch(coef, pc, float(self._pock_r[k]), tau0, 0.0)
             t_ev = t_a + tc if tc is not None else t_a + tau0 / 2
             p = eval_path(coef, t_ev - t_a) if coef is not None else p_last
+            if coef is not None and tc is not None and self._lines:
+                self._crossings_on_way(s, coef, tau0, tc, t_a, a, conf)
             self._event(EventKind.POCKET, t_ev, a, refs, p, conf,
                         pocket=self.spec.pockets[k].name)
             return False
@@ -1986,34 +1989,75 @@ class MotionEventDetector:
 
     def _crossings(self, slots: np.ndarray, a: int) -> None:
         """Printed-line crossings of ``slots`` between their last two observations (up to
-        three frames apart) and frame ``a``, all slots and lines at once."""
+        ``_CROSS_BACK`` frames apart: a gap of a few frames hides none) and frame ``a``, all
+        slots and lines at once. Across a gap the crossing is timed on the motion before
+        it, carried on from the last sighting (a fast puck crosses early in a long gap,
+        which the straight chord to the next sighting would place late)."""
         h = self._hist
         col = a % h
         slots = slots[self._seen[slots, col]]
         if len(slots) == 0:
             return
-        k0 = np.full(len(slots), -1)
-        for back in (3, 2, 1):  # the latest earlier frame it was seen on
-            k = a - back
-            if k < 0 or k <= self._n - h - 1:
-                continue
-            k0 = np.where(self._seen[slots, k % h], k, k0)
-        slots, k0 = slots[k0 >= 0], k0[k0 >= 0]
+        oldest = max(0, self._n - h)
+
+        def last_seen(before: np.ndarray) -> np.ndarray:  # latest sighting before, or -1
+            k_out = np.full(len(slots), -1)
+            for back in range(_CROSS_BACK, 0, -1):
+                k = before - back
+                ok = (k >= oldest) & (k >= 0)
+                seen = np.zeros(len(slots), dtype=bool)
+                seen[ok] = self._seen[slots[ok], k[ok] % h]
+                k_out = np.where(seen, k, k_out)
+            return k_out
+
+        k0 = last_seen(np.full(len(slots), a))
+        keep = k0 >= 0
+        slots, k0 = slots[keep], k0[keep]
         if len(slots) == 0:
             return
         p0 = self._xy[slots, k0 % h]
         p1 = self._xy[slots, col]
         d0 = self._depth(p0)  # (L, S)
         d1 = self._depth(p1)
-        for li, r in zip(*np.nonzero((d0 > 0) != (d1 > 0)), strict=True):
+        cross = (d0 > 0) != (d1 > 0)
+        if not np.any(cross):
+            return
+        t0 = self._t[k0 % h]
+        t1 = self._T(a)
+        # across a gap: the velocity of the two sightings before it, carried on
+        kp = last_seen(k0)
+        gap = (k0 < a - 1) & (kp >= 0)
+        pe = p1.copy()
+        if np.any(gap):
+            tp = self._t[np.maximum(kp, 0) % h]
+            v = (p0 - self._xy[slots, np.maximum(kp, 0) % h]) / np.maximum(t0 - tp, 1e-6)[:, None]
+            pe[gap] = p0[gap] + v[gap] * (t1 - t0[gap])[:, None]
+        de = self._depth(pe)
+        for li, r in zip(*np.nonzero(cross), strict=True):
             s = int(slots[r])
-            f = float(d0[li, r] / (d0[li, r] - d1[li, r]))
-            t0, t1 = self._T(int(k0[r])), self._T(a)
+            ext = bool(gap[r]) and (de[li, r] > 0) != (d0[li, r] > 0)
+            end_d, end_p = (de[li, r], pe[r]) if ext else (d1[li, r], p1[r])
+            f = float(d0[li, r] / (d0[li, r] - end_d))
+            t_c = float(t0[r]) + f * (t1 - float(t0[r]))
             sig = self._sigma_of(s, a)
             z = min(abs(float(d0[li, r])), abs(float(d1[li, r]))) / sig
             conf = 0.5 * (1.0 + math.erf(z / math.sqrt(2.0))) * self._quality([s], a)
-            self._event(EventKind.LINE_CROSS, t0 + f * (t1 - t0), a, (self._ref(s),),
-                        p0[r] + f * (p1[r] - p0[r]), conf, line=self._lines[li].name)
+            self._event(EventKind.LINE_CROSS, t_c, a, (self._ref(s),),
+                        p0[r] + f * (end_p - p0[r]), conf, line=self._lines[li].name)
+
+    def _crossings_on_way(self, s: int, coef: np.ndarray, tau0: float, tau1: float,
+                          t_a: float, a: int, conf: float) -> None:
+        """Lines slot ``s`` crossed on its fitted path from its last sighting (``tau0``)
+        to where it fell into a pocket (``tau1``): a puck into a corner pocket crosses the
+        side zone's line just before it, and no sighting follows to show it."""
+        samp = np.linspace(tau0, tau1, 9)
+        d = self._depth(eval_path(coef, samp))  # (L, 9)
+        for li in np.flatnonzero((d[:, 0] > 0) != (d[:, -1] > 0)).tolist():
+            k = int(np.flatnonzero((d[li, :-1] > 0) != (d[li, 1:] > 0))[0])
+            f = float(d[li, k] / (d[li, k] - d[li, k + 1]))
+            tc = float(samp[k] + f * (samp[k + 1] - samp[k]))
+            self._event(EventKind.LINE_CROSS, t_a + tc, a, (self._ref(s),),
+                        eval_path(coef, tc), conf, line=self._lines[li].name)
 
     def _depth(self, xy_mm: np.ndarray) -> np.ndarray:
         """Signed depth (L, N) of points past each of the detector's lines
