@@ -87,9 +87,11 @@ _MAX_ACCEL_MM_S2 = 2500.0
 #: Fastest restart (mm/s) of an object that seemed at rest still taken for the same motion
 #: going on (a slow roller): faster ones were hit.
 _CREEP_MM_S = 80.0
+#: Frames back a line crossing's last sighting before it may lie (a gap of a few frames,
+#: blur on a fast puck, hides no crossing).
+_CROSS_BACK = 6
 #: Slowest approach to a cushion and slowest departure (mm/s) the path scan takes for a
 #: bounce: objects sliding along a cushion wobble across its line by their noise.
-_CROSS_BACK = 6  # frames back a line crossing's last sighting may lie
 _SCAN_IN_MM_S = 40.0
 _SCAN_OUT_MM_S = 15.0
 #: Objects resting closer than this (mm, between their edges) touch: a push passes from
