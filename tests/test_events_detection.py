@@ -1036,3 +1036,23 @@ def test_puck_into_the_corner_pocket_crosses_the_side_zone_line_on_its_way(t0):
     got = [e for e in of(events, EventKind.LINE_CROSS) if e.line == "zone_left"]
     assert [e.pocket for e in of(events, EventKind.POCKET)] == ["a_left"]
     assert len(got) == 1 and abs(got[0].t_s - tc) < 0.01
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_puck_sliding_along_a_zone_line_in_the_noise_crosses_nothing(seed):
+    # its centre runs 0.4 mm inside zone_a's line: the sightings flicker across it in the
+    # 1 mm noise, and each flicker is no crossing
+    events, _, _ = run(NOVUSS, ["puck"], [[-250.0, -370.4]],
+                       physics.Strike(1, 0.0, 700.0), seed=seed)
+    assert [e.line for e in of(events, EventKind.LINE_CROSS)] == []
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_puck_crossing_a_zone_line_at_a_shallow_angle_crosses_it_once(seed):
+    # 2 mm of sideways motion per frame across zone_a's line: within the noise for a few
+    # frames, one crossing
+    events, res, _ = run(NOVUSS, ["puck"], [[-250.0, -385.0]],
+                         physics.Strike(1, math.atan2(60.0, 600.0), 600.0), seed=seed)
+    tc = _crossing_times(res, 1, -370.0)
+    got = [e for e in of(events, EventKind.LINE_CROSS) if e.line == "zone_a"]
+    assert len(tc) == 1 and len(got) == 1 and abs(got[0].t_s - tc[0]) < 0.03

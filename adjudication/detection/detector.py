@@ -90,6 +90,10 @@ _CREEP_MM_S = 80.0
 #: Frames back a line crossing's last sighting before it may lie (a gap of a few frames,
 #: blur on a fast puck, hides no crossing).
 _CROSS_BACK = 6
+#: Sigmas a sighting must lie from the last one on the line's other side to be across it at
+#: once (a jump no noise makes); after a smaller step it is across when the sightings
+#: ahead stay there too.
+_CROSS_JUMP_SIGMAS = 4.0
 #: Slowest approach to a cushion and slowest departure (mm/s) the path scan takes for a
 #: bounce: objects sliding along a cushion wobble across its line by their noise.
 _SCAN_IN_MM_S = 40.0
@@ -213,6 +217,10 @@ class MotionEventDetector:
         self._start_xy = np.zeros((0, 2))
         # (S, C): lay against that cushion when it left rest and has not left it since
         self._hug = np.zeros((0, len(self._cush_a)), dtype=bool)
+        # (S, L): the side of each line it was last placed on (0: unknown, just left rest),
+        # and the frame it was last seen there
+        self._side = np.zeros((0, len(self._lines)), dtype=np.int8)
+        self._side_k = np.zeros((0, len(self._lines)), dtype=int)
         self._shot = 0
         self._shot_on = False
         self._last_motion_t = -math.inf
@@ -247,6 +255,8 @@ class MotionEventDetector:
         self._rest_shot = np.append(self._rest_shot, 0)
         self._start_xy = np.concatenate([self._start_xy, np.zeros((1, 2))])
         self._hug = np.concatenate([self._hug, np.zeros((1, self._hug.shape[1]), dtype=bool)])
+        self._side = np.concatenate([self._side, np.zeros((1, len(self._lines)), dtype=np.int8)])
+        self._side_k = np.concatenate([self._side_k, np.zeros((1, len(self._lines)), dtype=int)])
         return s
 
     # ------------------------------------------------------------------ input
@@ -600,6 +610,7 @@ class MotionEventDetector:
             self._t_start[s] = np.nan
         for s, t_stop in to_rest:
             self._mode[s] = _REST
+            self._side[s] = 0
             tau, xy = self._samples(s, a - 2, a, t_a)
             if not len(tau):  # held unseen by the tracker: where it was last seen
                 tau, xy = self._samples(s, a - self._hist + 1, a, t_a)
@@ -1990,62 +2001,92 @@ class MotionEventDetector:
                     return
 
     def _crossings(self, slots: np.ndarray, a: int) -> None:
-        """Printed-line crossings of ``slots`` between their last two observations (up to
-        ``_CROSS_BACK`` frames apart: a gap of a few frames hides none) and frame ``a``, all
-        slots and lines at once. Across a gap the crossing is timed on the motion before
-        it, carried on from the last sighting (a fast puck crosses early in a long gap,
-        which the straight chord to the next sighting would place late)."""
+        """Printed-line crossings of ``slots`` at frame ``a``, all slots and lines at once.
+        Each object keeps the side of each line it was last placed on. A sighting on the
+        other side is a crossing when it jumped there (``_CROSS_JUMP_SIGMAS`` from the last
+        sighting on the old side) or the sightings ahead stay there: a slow ball rolling out
+        along a line flickers across it in the noise, and each flicker would be a crossing
+        there and back."""
         h = self._hist
         col = a % h
         slots = slots[self._seen[slots, col]]
         if len(slots) == 0:
             return
         oldest = max(0, self._n - h)
-
-        def last_seen(before: np.ndarray) -> np.ndarray:  # latest sighting before, or -1
-            k_out = np.full(len(slots), -1)
-            for back in range(_CROSS_BACK, 0, -1):
-                k = before - back
-                ok = (k >= oldest) & (k >= 0)
-                seen = np.zeros(len(slots), dtype=bool)
-                seen[ok] = self._seen[slots[ok], k[ok] % h]
-                k_out = np.where(seen, k, k_out)
-            return k_out
-
-        k0 = last_seen(np.full(len(slots), a))
-        keep = k0 >= 0
-        slots, k0 = slots[keep], k0[keep]
-        if len(slots) == 0:
-            return
-        p0 = self._xy[slots, k0 % h]
-        p1 = self._xy[slots, col]
-        d0 = self._depth(p0)  # (L, S)
-        d1 = self._depth(p1)
-        cross = (d0 > 0) != (d1 > 0)
-        if not np.any(cross):
-            return
-        t0 = self._t[k0 % h]
-        t1 = self._T(a)
-        # across a gap: the velocity of the two sightings before it, carried on
-        kp = last_seen(k0)
-        gap = (k0 < a - 1) & (kp >= 0)
-        pe = p1.copy()
-        if np.any(gap):
-            tp = self._t[np.maximum(kp, 0) % h]
-            v = (p0 - self._xy[slots, np.maximum(kp, 0) % h]) / np.maximum(t0 - tp, 1e-6)[:, None]
-            pe[gap] = p0[gap] + v[gap] * (t1 - t0[gap])[:, None]
-        de = self._depth(pe)
-        for li, r in zip(*np.nonzero(cross), strict=True):
+        d1 = self._depth(self._xy[slots, col]).T  # (S, L)
+        s1 = np.where(d1 > 0, 1, -1).astype(np.int8)
+        side = self._side[slots]
+        k_on = self._side_k[slots]
+        for r in np.flatnonzero(side[:, 0] == 0).tolist():  # (new, or just left rest)
             s = int(slots[r])
-            ext = bool(gap[r]) and (de[li, r] > 0) != (d0[li, r] > 0)
-            end_d, end_p = (de[li, r], pe[r]) if ext else (d1[li, r], p1[r])
-            f = float(d0[li, r] / (d0[li, r] - end_d))
-            t_c = float(t0[r]) + f * (t1 - float(t0[r]))
+            k0 = self._last_seen_frame(s, a, max(oldest, a - _CROSS_BACK))
+            seen0 = k0 < a and bool(self._seen[s, k0 % h])
+            # the side it rested on (its mean sighting, which does not flicker), else the
+            # side of its last sighting
+            xy0 = (self._rest_xy[s] if self._rest_n[s] > 0
+                   else self._xy[s, k0 % h] if seen0 else None)
+            if xy0 is None:
+                side[r], k_on[r] = s1[r], a
+            else:
+                side[r] = np.where(self._depth(xy0[None])[:, 0] > 0, 1, -1)
+                k_on[r] = k0 if seen0 else -1
+        flip = s1 != side
+        k_on = np.where(flip, k_on, a)
+        for r, li in zip(*np.nonzero(flip), strict=True):
+            s = int(slots[r])
             sig = self._sigma_of(s, a)
-            z = min(abs(float(d0[li, r])), abs(float(d1[li, r]))) / sig
-            conf = 0.5 * (1.0 + math.erf(z / math.sqrt(2.0))) * self._quality([s], a)
-            self._event(EventKind.LINE_CROSS, t_c, a, (self._ref(s),),
-                        p0[r] + f * (end_p - p0[r]), conf, line=self._lines[li].name)
+            k_old = int(k_on[r, li])
+            d_old = (float(self._depth(self._xy[s, k_old % h][None])[li, 0])
+                     if k_old >= oldest else -d1[r, li])
+            if abs(d1[r, li] - d_old) < _CROSS_JUMP_SIGMAS * sig:
+                _, xa = self._samples(s, a + 1, a + self.settings.lag_frames, self._T(a))
+                if len(xa) and np.any((self._depth(xa)[li] > 0) != (d1[r, li] > 0)):
+                    continue  # (not yet: the noise may carry it back)
+            side[r, li], k_on[r, li] = s1[r, li], a
+            if k_old < oldest:
+                continue
+            k_new = k_old + 1  # the first sighting on the new side
+            while not self._seen[s, k_new % h]:
+                k_new += 1
+            if k_new - k_old <= _CROSS_BACK:  # (else unseen too long to time it)
+                self._line_cross(s, li, k_old, k_new, sig)
+        self._side[slots] = side
+        self._side_k[slots] = k_on
+
+    def _line_cross(self, s: int, li: int, k0: int, k1: int, sig: float) -> None:
+        """Report slot ``s`` across line ``li`` between its sightings at frames ``k0`` and
+        ``k1``. Across a gap the crossing is timed on the motion before it, carried on from
+        the last sighting (a fast puck crosses early in a long gap, which the straight
+        chord to the next sighting would place late)."""
+        h = self._hist
+        p0, p1 = self._xy[s, k0 % h], self._xy[s, k1 % h]
+        t0, t1 = self._T(k0), self._T(k1)
+        d0, d1 = (float(d) for d in self._depth(np.stack([p0, p1]))[li])
+        end_d, end_p = d1, p1
+        if k1 > k0 + 1:
+            kp = self._last_seen_frame(s, k0, max(0, self._n - h, k0 - _CROSS_BACK))
+            if kp < k0 and self._seen[s, kp % h]:
+                v = (p0 - self._xy[s, kp % h]) / max(t0 - self._T(kp), 1e-6)
+                pe = p0 + v * (t1 - t0)
+                de = float(self._depth(pe[None])[li, 0])
+                if (de > 0) != (d0 > 0):
+                    end_d, end_p = de, pe
+        f = d0 / (d0 - end_d)
+        t_c, xy_c = t0 + f * (t1 - t0), p0 + f * (end_p - p0)
+        if abs(d1 - d0) < 4.0 * sig:
+            # a slow crossing, its chord within the noise: the line fitted to the depths
+            # of the sightings around it times it
+            tau, xy = self._samples(s, k0 - 3, k1 + 3, t0)
+            if len(tau) >= 4:
+                (slope, *v_mm_s), (cut, *xy0) = np.polyfit(
+                    tau, np.column_stack([self._depth(xy)[li], xy]), 1)
+                tc = -cut / slope if slope * (d1 - d0) > 0 else np.nan
+                if tau[0] <= tc <= tau[-1]:
+                    t_c, xy_c = t0 + tc, np.array(xy0) + tc * np.array(v_mm_s)
+        z = min(abs(d0), abs(d1)) / sig
+        conf = 0.5 * (1.0 + math.erf(z / math.sqrt(2.0))) * self._quality([s], k1)
+        self._event(EventKind.LINE_CROSS, t_c, k1, (self._ref(s),), xy_c, conf,
+                    line=self._lines[li].name)
 
     def _crossings_on_way(self, s: int, coef: np.ndarray, tau0: float, tau1: float,
                           t_a: float, a: int, conf: float) -> None:
