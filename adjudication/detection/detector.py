@@ -2073,9 +2073,9 @@ class MotionEventDetector:
                     end_d, end_p = de, pe
         f = d0 / (d0 - end_d)
         t_c, xy_c = t0 + f * (t1 - t0), p0 + f * (end_p - p0)
-        if abs(d1 - d0) < 4.0 * sig:
-            # a slow crossing, its chord within the noise: the line fitted to the depths
-            # of the sightings around it times it
+        if abs(d1 - d0) < _CROSS_JUMP_SIGMAS * sig:
+            # a slow crossing, its chord no jump past the noise: the line fitted to the
+            # depths of the sightings around it times it
             tau, xy = self._samples(s, k0 - 3, k1 + 3, t0)
             if len(tau) >= 4:
                 (slope, *v_mm_s), (cut, *xy0) = np.polyfit(
