@@ -491,6 +491,24 @@ def test_break_cue_ball_touches_only_the_apex_ball(seed):
     assert [tuple(sorted(e.ids)) for e in cue_contacts] == [(1, 2)]
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_push_through_a_triangle_runs_forward_never_along_its_rows(seed):
+    # the cue ball hits the apex of a touching six-ball triangle full: each ball pushes the
+    # two ahead of it; its row neighbour leaves it sideways, so no push runs along a row
+    r = POOL.object_for("cue_ball").radius_mm
+    d = 2 * r + 0.1
+    rows = [(0, 0.0), (1, -0.5), (1, 0.5), (2, -1.0), (2, 0.0), (2, 1.0)]
+    xy = [[k * d * math.cos(math.pi / 6), y * d] for k, y in rows]
+    events, res, _ = run(POOL, ["cue_ball", *[f"ball_{k}" for k in range(1, 7)]],
+                         [[-500, 0], *xy], physics.Strike(1, 0.0, 2500.0), seed=seed)
+    t_hit = next(e.t_s for e in res.events if e.kind == "contact")
+    row = {k + 2: rk for k, (rk, _) in enumerate(rows)}
+    pushes = {tuple(sorted(e.ids)) for e in of(events, EventKind.CONTACT)
+              if 1 not in e.ids and e.t_s < t_hit + 0.05}
+    assert {(2, 3), (2, 4)} <= pushes
+    assert all(row[i] != row[j] for i, j in pushes), pushes
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_ball_that_passes_the_hit_on_is_the_first_contact(seed):
     # the cue ball hits the front ball of a touching triangle; it hardly moves (a Newton's

@@ -110,6 +110,14 @@ _RECENT_START_S = 0.1
 #: their line of centres (cos): the impulse passes along that line. Lower credits more
 #: neighbours (a rack ball leaving two behind it); higher only the one it leaves straight.
 _PUSH_COS = 0.5
+#: An impulse passes from one touching object to the next only forward of the way it
+#: came in (cos): never back, nor sideways along a rack's row, which it leaves.
+_FORWARD_COS = 0.0
+#: ... the way it came into the struck one is measured (from the striker's fitted path):
+#: there it may pass on this much further back (cos; ~107 degrees from it).
+_HIT_SLACK_COS = 0.3
+#: ... and through at most this many objects (a 15-ball rack is 5 rows deep).
+_PUSH_REACH = 8
 #: A mover near another object bent by a contact when it leaves its path within ~37
 #: degrees of their line of centres (cos).
 _TOUCH_COS = 0.8
@@ -227,6 +235,8 @@ class MotionEventDetector:
         self._pending: list[tuple[Event, float]] = []  # (event, sigma of its time)
         self._last_pair_t: dict[tuple[int, int], float] = {}
         self._struck_t: dict[int, float] = {}  # resting objects hit (held, or a cradle)
+        # slot -> (t_s, unit direction) of the last hit that started it from rest
+        self._hit_dir: dict[int, tuple[float, np.ndarray]] = {}
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
         self._dt = 1 / 30
@@ -999,9 +1009,16 @@ class MotionEventDetector:
                     gap = dmin - r
                     if gap > s_.contact_gate_mm:
                         continue
+                    if tc <= tau0 + 1e-9 and float(
+                            (eval_path(ci, tc) - eval_path(cj, tc))
+                            @ (eval_velocity(ci, tc) - eval_velocity(cj, tc))) > 0.0:
+                        continue  # moving apart all the window: they touched before, if ever
                     conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2)) * 0.8
                 if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
                     continue
+                if any(t_a + tc < self._t_start[k] - 0.5 * self._dt
+                       for k in (i, j) if k in moving_before):
+                    continue  # on a mover's path run back to before it left rest
                 if cradle and not self._passes_on(j, onset | soon, eval_path(ci, tc)):
                     continue
                 seen_pairs.add(key)
@@ -1030,6 +1047,7 @@ class MotionEventDetector:
                         eval_path(paths[striker], c.tc), conf, sigma_t)
             if other not in moving_before:
                 self._pressed_cushion(other, dvec, t_a + c.tc, a)
+                self._note_hit(other, t_a + c.tc, eval_path(paths[striker], c.tc))
                 self._t_start[other] = t_a + c.tc  # the root times its start best
             for m in (c.i, c.j):
                 if m in moving_before and m not in deflected:
@@ -1182,23 +1200,17 @@ class MotionEventDetector:
                     if t_a - t_k < _RECENT_START_S and k in pos and self._shot_on]
             roots = [s for s in struck if s in pos] + held + [
                 int(m) for m in recent.tolist() if not self._orphan[m]]
-            for first in roots:
-                prev = {pos[first]: -1}
-                frontier = [pos[first]]
-                while frontier:  # breadth first through the touching ones
-                    nxt = []
-                    for k in frontier:
-                        for m in np.flatnonzero(touch[k]).tolist():
-                            if m not in prev:
-                                prev[m] = k
-                                nxt.append(m)
-                    frontier = nxt
+            # every root's push on the way it came in first; then, for what none
+            # reached, on any way into the root: an object it reaches only so proves the
+            # push went there (the way in is measured on the striker's path, and a
+            # graze's is barely known)
+            for first, came in [(r, self._came_in(r, t_a)) for r in roots] + [
+                    (r, None) for r in roots if self._came_in(r, t_a) is not None]:
+                parents, into = self._impulse_spread(pos[first], came, xy, touch)
                 for s in waiting:
-                    if s in explained or s not in pos or pos[s] not in prev:
+                    if s in explained or s not in pos or pos[s] not in parents:
                         continue
-                    links = self._push_links(s, a, t_a, rest, xy, touch, pos, prev)
-                    if links is None:
-                        continue
+                    links = self._push_links(s, a, t_a, rest, xy, parents, pos)
                     t_on = (self._struck_t[first] if first in held
                             else float(self._t_start[first]))
                     if not math.isfinite(t_on):
@@ -1211,6 +1223,9 @@ class MotionEventDetector:
                         self._event(EventKind.CONTACT, t_on, a, (self._ref(x), self._ref(y)),
                                     xy[pos[x]], 0.7 * self._quality([x, y], a), 0.005)
                         self._pressed_cushion(y, xy[pos[y]] - xy[pos[x]], t_on, a)
+                    d_in = into[pos[s]]
+                    if d_in is not None:
+                        self._hit_dir[s] = (t_on, d_in)
                     explained.add(s)
                     self._orphan[s] = False
                     grew = True
@@ -1224,44 +1239,88 @@ class MotionEventDetector:
         np.fill_diagonal(touch, False)
         return touch
 
+    def _came_in(self, s: int, t_a: float) -> np.ndarray | None:
+        """Unit direction the hit that just started slot ``s`` came in along (None: none
+        noted in the last ``_RECENT_START_S``)."""
+        hit = self._hit_dir.get(s)
+        return hit[1] if hit is not None and t_a - hit[0] < _RECENT_START_S else None
+
+    def _note_hit(self, s: int, t_s: float, from_xy: np.ndarray) -> None:
+        """Remember the direction a hit from an object centred at ``from_xy`` came into
+        resting slot ``s`` along: a push it passes on goes on forward of it."""
+        d = self._rest_xy[s] - from_xy
+        norm = float(np.linalg.norm(d))
+        if norm > 1e-9:
+            self._hit_dir[s] = (t_s, d / norm)
+
+    @staticmethod
+    def _impulse_spread(root: int, came: np.ndarray | None, xy: np.ndarray, touch: np.ndarray
+                        ) -> tuple[dict[int, list[int]], dict[int, np.ndarray | None]]:
+        """Which touching objects (rows of ``touch``) an impulse into row ``root`` along
+        unit ``came`` (None: unknown) can reach, each with the neighbours it can come from
+        (row indices; the root's own is empty) and the direction it comes in along.
+
+        It passes from one object to the next only forward of the way it came in
+        (``_FORWARD_COS``), no further than ``_PUSH_REACH`` objects on: a rack ball pushed
+        from behind pushes the two ahead of it, not its row neighbours, which leave it
+        sideways. It comes into each object along the mean of the lines it came in by;
+        into the root along the hit on it (``_hit_dir``), not along the root's own
+        motion: a rack ball that passes the hit on leaves any way, even back."""
+        parents: dict[int, list[int]] = {root: []}
+        into: dict[int, np.ndarray | None] = {root: came}
+        frontier = [root]
+        for _ in range(_PUSH_REACH):
+            nxt: dict[int, list[int]] = {}
+            for k in frontier:
+                for m in np.flatnonzero(touch[k]).tolist():
+                    if m in parents:
+                        continue
+                    n = xy[m] - xy[k]
+                    d = into[k]
+                    cos = _FORWARD_COS - (_HIT_SLACK_COS if k == root else 0.0)
+                    if d is None or float(n @ d) > cos * float(np.linalg.norm(n)):
+                        nxt.setdefault(m, []).append(k)
+            for m, ks in nxt.items():
+                parents[m] = ks
+                n = xy[m] - xy[ks]
+                d = (n / np.maximum(np.linalg.norm(n, axis=1), 1e-9)[:, None]).sum(axis=0)
+                norm = float(np.linalg.norm(d))
+                into[m] = d / norm if norm > 1e-9 else None
+            frontier = list(nxt)
+        return parents, into
+
     def _push_links(self, s: int, a: int, t_a: float, rest: np.ndarray, xy: np.ndarray,
-                    touch: np.ndarray, pos: dict[int, int], prev: dict[int, int]
-                    ) -> list[tuple[int, int]] | None:
-        """The contacts that started slot ``s`` inside a touching cluster: the chain the
-        breadth-first search reached it by, and every touching neighbour it leaves along
-        their line of centres (the impulse passes along it; a rack ball often leaves two),
-        with that neighbour's own chain when it hardly moves (a Newton's cradle). None: too
-        far from the struck one. Which neighbours carried a rack's impulse depends on gaps
-        of tenths of a mm, so inside a rack this is a best guess, not a measurement."""
-
-        def chain(k: int) -> list[int]:
-            out = [k]
-            while prev[out[-1]] != -1:
-                out.append(prev[out[-1]])
-            return [int(rest[m]) for m in reversed(out)]
-
-        path = chain(pos[s])
-        if len(path) > 9:
-            return None
-        links = list(zip(path[:-1], path[1:], strict=True))
+                    parents: dict[int, list[int]], pos: dict[int, int]
+                    ) -> list[tuple[int, int]]:
+        """The contacts that started slot ``s`` inside a touching cluster: from each
+        neighbour the impulse could come from (``_impulse_spread``) that ``s`` leaves
+        along their line of centres (``_PUSH_COS``; a rack ball often leaves two; the
+        nearest to it when it leaves none of them clearly), back through any such
+        neighbour still at rest to the struck one (a Newton's cradle: the objects in
+        between hardly move). Which neighbours carried
+        a rack's impulse depends on gaps of tenths of a mm, so inside a rack this is a best
+        guess, not a measurement."""
         u = self._departure(s, a, t_a)
-        if u is None:
-            return links
-        pushers = []
-        for m in np.flatnonzero(touch[pos[s]]).tolist():
-            k = int(rest[m])
-            if m not in prev:
-                continue
-            n = xy[pos[s]] - xy[m]
-            if float(n @ u) > _PUSH_COS * max(float(np.linalg.norm(n)), 1e-9):
-                pushers.append(k)
-        out = list(links)
-        for k in pushers:
-            if self._mode[k] == _REST and self._departure(k, a, t_a) is None:
-                up = chain(pos[k])
-                out += [lk for lk in zip(up[:-1], up[1:], strict=True) if lk not in out]
-            if (k, s) not in out and (s, k) not in out:
-                out.append((k, s))
+        out: list[tuple[int, int]] = []
+        todo: list[tuple[int, np.ndarray | None]] = [(pos[s], u)]
+        seen = {pos[s]}
+        while todo:
+            nxt: list[tuple[int, np.ndarray | None]] = []
+            for m, d in todo:
+                ks = parents[m]
+                if d is not None and len(ks) > 1:
+                    n = xy[m] - xy[ks]
+                    cos = (n @ d) / np.maximum(np.linalg.norm(n, axis=1), 1e-9)
+                    ks = ([k for k, c in zip(ks, cos.tolist(), strict=True) if c > _PUSH_COS]
+                          or [ks[int(np.argmax(cos))]])
+                for k in ks:
+                    link = (int(rest[k]), int(rest[m]))
+                    if link not in out:
+                        out.append(link)
+                    if k not in seen and self._mode[rest[k]] == _REST:
+                        seen.add(k)
+                        nxt.append((k, None))
+            todo = nxt
         return out
 
     def _departure(self, s: int, a: int, t_a: float) -> np.ndarray | None:
@@ -1566,6 +1625,7 @@ class MotionEventDetector:
             return False
         self._last_pair_t[key] = t_a
         self._struck_t[k] = t_a + tc
+        self._note_hit(k, t_a + tc, eval_path(paths[j], tc))
         self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(j), self._ref(k)),
                     eval_path(paths[j], tc), 0.5 * self._quality([j, k], a), 0.01)
         return True
@@ -1843,6 +1903,7 @@ class MotionEventDetector:
                 self._carry[since & (self._mode == _MOVING)] = False
                 self._last_pair_t[(min(s, j), max(s, j))] = t_a
                 self._struck_t[j] = t_a + tc
+                self._note_hit(j, t_a + tc, touch)
                 self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(s), self._ref(j)),
                             touch, conf * self._quality([s, j], a), 0.01)
                 self._pressed_cushion(j, self._rest_xy[j] - touch, t_a + tc, a)
