@@ -274,6 +274,49 @@ def test_batched_path_fits_agree_with_single_fits(n_obs):
         assert rms[r] == pytest.approx(rms1, abs=1e-6)
 
 
+def test_onset_of_a_ball_that_comes_back_off_a_cushion_is_timed_on_its_way_out():
+    # 5 m/s from rest at tau = -1 ms; the fifth sighting is back off a cushion: a curve
+    # through it would solve to nonsense
+    from adjudication.detection.fitting import onset_time
+
+    tau = np.array([0.0, 1 / 30, 2 / 30, 3 / 30, 4 / 30])
+    dist = 5000.0 * (tau + 0.001)
+    dist[-1] = 380.0
+    xy = np.column_stack([dist, np.zeros(5)])
+    t_on = onset_time(tau, xy, np.zeros(2), -0.1, 0.0)
+    assert t_on is not None and abs(t_on + 0.001) < 0.002
+
+
+def _triangle(rows: int, gap_mm: float = 0.1) -> np.ndarray:
+    d = 2 * POOL.object_for("cue_ball").radius_mm + gap_mm
+    return np.array([[k * d * math.cos(math.pi / 6), (j - k / 2) * d]
+                     for k in range(rows) for j in range(k + 1)])
+
+
+def test_impulse_into_a_rack_spreads_forward_never_along_a_row():
+    xy = _triangle(4)  # rows of 1, 2, 3, 4: indices 0 | 1 2 | 3 4 5 | 6 7 8 9
+    dist = np.linalg.norm(xy[:, None] - xy[None], axis=2)
+    touch = (dist < 2 * POOL.object_for("cue_ball").radius_mm + 3.0) & (dist > 0)
+    parents, _ = MotionEventDetector._impulse_spread(0, np.array([1.0, 0.0]), xy, touch)
+    edges = {(k, m) for m, ks in parents.items() for k in ks}
+    assert {(0, 1), (0, 2), (1, 3), (1, 4), (2, 4), (2, 5), (3, 6), (4, 7), (5, 9)} <= edges
+    row = [0, 1, 1, 2, 2, 2, 3, 3, 3, 3]
+    assert all(row[m] == row[k] + 1 for k, m in edges)
+
+
+def test_impulse_turning_through_a_rack_fades_before_it_comes_back_round():
+    # a row-3 corner ball pushed on out of the rack: 60 degrees off its way in it still
+    # pushes its neighbour in the back row, and that one the next; turned again, too
+    # little is left to push back up into the rack towards the apex
+    xy = _triangle(4)
+    dist = np.linalg.norm(xy[:, None] - xy[None], axis=2)
+    touch = (dist < 2 * POOL.object_for("cue_ball").radius_mm + 3.0) & (dist > 0)
+    came = np.array([math.cos(math.pi / 6), -0.5])
+    parents, _ = MotionEventDetector._impulse_spread(3, came, xy, touch)
+    assert {6, 7, 8} <= set(parents)
+    assert not {0, 1, 2, 5} & set(parents)
+
+
 def test_puck_bouncing_off_a_pawn_held_by_the_cushion_is_a_contact_and_a_cushion():
     r_pawn = NOVUSS.object_for("red_pawn").radius_mm
     y_pawn = -500.0 + r_pawn + 0.5  # against cushion a
@@ -489,6 +532,23 @@ def test_break_cue_ball_touches_only_the_apex_ball(seed):
     cue_contacts = [e for e in of(events, EventKind.CONTACT)
                     if 1 in e.ids and e.t_s < t_hit + 0.1]
     assert [tuple(sorted(e.ids)) for e in cue_contacts] == [(1, 2)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("game", ["9ball", "10ball"])
+def test_break_contacts_are_never_timed_before_the_cue_ball_hits_the_rack(seed, game):
+    # a back-corner ball flies off first and fastest: its path run back, or a slow ball's
+    # onset run back, lands before the break; nothing in the rack moves before the hit
+    from simulation.racks import pool_rack
+
+    labels, xy = pool_rack(game, POOL, np.random.default_rng(10 + seed))
+    cue = np.array([-POOL.half_wh_mm[0] / 2, 0.0])
+    events, res, _ = run(POOL, ["cue_ball", *labels], np.vstack([cue, xy]),
+                         physics.Strike(1, math.atan2(*(xy[0] - cue)[::-1]), 7000.0),
+                         seed=seed)
+    t_hit = next(e.t_s for e in res.events if e.kind == "contact")
+    contacts = of(events, EventKind.CONTACT)
+    assert contacts and min(e.t_s for e in contacts) > t_hit - 0.003
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -110,11 +110,13 @@ _RECENT_START_S = 0.1
 #: their line of centres (cos): the impulse passes along that line. Lower credits more
 #: neighbours (a rack ball leaving two behind it); higher only the one it leaves straight.
 _PUSH_COS = 0.5
-#: An impulse passes from one touching object to the next only forward of the way it
-#: came in (cos): never back, nor sideways along a rack's row, which it leaves.
-_FORWARD_COS = 0.0
+#: An impulse passes from one touching object to the next forward of the way it came in
+#: (never back, nor sideways along a rack's row, which it leaves), and each turn passes
+#: on the cos of its angle (straight on all of it, turned by 60 degrees half): it goes on
+#: while at least this share of the hit is left.
+_PUSH_SHARE = 0.3
 #: ... the way it came into the struck one is measured (from the striker's fitted path):
-#: there it may pass on this much further back (cos; ~107 degrees from it).
+#: there it may turn this much further (cos).
 _HIT_SLACK_COS = 0.3
 #: ... and through at most this many objects (a 15-ball rack is 5 rows deep).
 _PUSH_REACH = 8
@@ -238,6 +240,7 @@ class MotionEventDetector:
         # slot -> (t_s, unit direction) of the last hit that started it from rest
         self._hit_dir: dict[int, tuple[float, np.ndarray]] = {}
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
+        self._first_hit_t = math.inf  # the shot's first contact reported
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
         self._dt = 1 / 30
 
@@ -421,7 +424,10 @@ class MotionEventDetector:
         ev = Event(kind, float(t_s), self._frame_at(t_s, a), self._shot_no(), refs,
                    (float(xy[0]), float(xy[1])), float(min(1.0, max(0.0, conf))), **names)
         self._pending.append((ev, sigma_t))
+        if kind is EventKind.SHOT_START:
+            self._first_hit_t = math.inf
         if kind is EventKind.CONTACT:
+            self._first_hit_t = min(self._first_hit_t, float(t_s))
             for ref in refs:
                 slot = self._slot_of[ref.id]
                 self._contact_t[slot] = max(self._contact_t.get(slot, -math.inf), float(t_s))
@@ -573,7 +579,12 @@ class MotionEventDetector:
                     self._start_xy[s] = self._rest_xy[s]
                     continue  # timed by the contact that started it
                 t_on = self._onset_of(s, a, t_a)
-                self._t_start[s] = t_on if t_on is not None else t_a + tau0_a / 2
+                t_on = t_on if t_on is not None else t_a + tau0_a / 2
+                if self._shot_on and self._labels[s] not in self.settings.striker_labels:
+                    # nothing leaves rest in a shot before the striker's first contact (a
+                    # slow one's onset, its motion run back, may come out before it)
+                    t_on = max(t_on, min(self._first_hit_t, t_on))
+                self._t_start[s] = t_on
                 self._start_xy[s] = self._rest_xy[s]
             started = {s for s in starts if s in explained}
             if self._shot_on:
@@ -1016,7 +1027,7 @@ class MotionEventDetector:
                     conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2)) * 0.8
                 if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
                     continue
-                if any(t_a + tc < self._t_start[k] - 0.5 * self._dt
+                if any(t_a + tc < self._t_start[k] - self._start_doubt(k, a, paths[k], tc)
                        for k in (i, j) if k in moving_before):
                     continue  # on a mover's path run back to before it left rest
                 if cradle and not self._passes_on(j, onset | soon, eval_path(ci, tc)):
@@ -1196,7 +1207,11 @@ class MotionEventDetector:
         while grew and waiting:
             grew = False
             struck = explained if self._shot_on else explained & set(starts)
-            held = [k for k, t_k in self._struck_t.items()
+            # (struck objects held still, or hit and not seen moving yet: a rack's apex
+            # ball starts a frame after the balls it passed the hit on to)
+            hit_t = {k: t_k for k, t_k in self._struck_t.items()} | {
+                k: t_k for k, (t_k, _) in self._hit_dir.items() if k not in self._struck_t}
+            held = [k for k, t_k in hit_t.items()
                     if t_a - t_k < _RECENT_START_S and k in pos and self._shot_on]
             roots = [s for s in struck if s in pos] + held + [
                 int(m) for m in recent.tolist() if not self._orphan[m]]
@@ -1211,8 +1226,7 @@ class MotionEventDetector:
                     if s in explained or s not in pos or pos[s] not in parents:
                         continue
                     links = self._push_links(s, a, t_a, rest, xy, parents, pos)
-                    t_on = (self._struck_t[first] if first in held
-                            else float(self._t_start[first]))
+                    t_on = hit_t[first] if first in held else float(self._t_start[first])
                     if not math.isfinite(t_on):
                         t_on = t_a + self._window(a)[0] / 2
                     for x, y in links:
@@ -1245,6 +1259,13 @@ class MotionEventDetector:
         hit = self._hit_dir.get(s)
         return hit[1] if hit is not None and t_a - hit[0] < _RECENT_START_S else None
 
+    def _start_doubt(self, s: int, a: int, coef: np.ndarray, tau: float) -> float:
+        """How early (s) slot ``s``'s path, fitted after it left rest, may still reach:
+        its start is timed to the time its noise takes to cover at its speed, and at
+        most half a frame."""
+        v = float(np.linalg.norm(eval_velocity(coef, tau)))
+        return min(0.5 * self._dt, 1e-3 + 3.0 * self._sigma_of(s, a) / max(v, 1.0))
+
     def _note_hit(self, s: int, t_s: float, from_xy: np.ndarray) -> None:
         """Remember the direction a hit from an object centred at ``from_xy`` came into
         resting slot ``s`` along: a push it passes on goes on forward of it."""
@@ -1260,14 +1281,17 @@ class MotionEventDetector:
         unit ``came`` (None: unknown) can reach, each with the neighbours it can come from
         (row indices; the root's own is empty) and the direction it comes in along.
 
-        It passes from one object to the next only forward of the way it came in
-        (``_FORWARD_COS``), no further than ``_PUSH_REACH`` objects on: a rack ball pushed
-        from behind pushes the two ahead of it, not its row neighbours, which leave it
-        sideways. It comes into each object along the mean of the lines it came in by;
-        into the root along the hit on it (``_hit_dir``), not along the root's own
-        motion: a rack ball that passes the hit on leaves any way, even back."""
+        It passes from one object to the next only forward of the way it came in, no
+        further than ``_PUSH_REACH`` objects on: a rack ball pushed from behind pushes the
+        two ahead of it, not its row neighbours, which leave it sideways. Each turn passes
+        on the cos of its angle: once under ``_PUSH_SHARE`` of the hit is left, it goes no
+        further (turn after turn would lead it round a rack and back). It comes into each
+        object along the mean of the lines it came in by; into the root along the hit on
+        it (``_hit_dir``), not along the root's own motion: a rack ball that passes the
+        hit on leaves any way, even back."""
         parents: dict[int, list[int]] = {root: []}
         into: dict[int, np.ndarray | None] = {root: came}
+        share = {root: 1.0}
         frontier = [root]
         for _ in range(_PUSH_REACH):
             nxt: dict[int, list[int]] = {}
@@ -1277,9 +1301,12 @@ class MotionEventDetector:
                         continue
                     n = xy[m] - xy[k]
                     d = into[k]
-                    cos = _FORWARD_COS - (_HIT_SLACK_COS if k == root else 0.0)
-                    if d is None or float(n @ d) > cos * float(np.linalg.norm(n)):
+                    slack = _HIT_SLACK_COS if k == root else 0.0
+                    cos = 1.0 if d is None else float(n @ d) / max(
+                        float(np.linalg.norm(n)), 1e-9) + slack
+                    if share[k] * min(cos, 1.0) >= _PUSH_SHARE:
                         nxt.setdefault(m, []).append(k)
+                        share[m] = max(share.get(m, 0.0), share[k] * min(cos, 1.0))
             for m, ks in nxt.items():
                 parents[m] = ks
                 n = xy[m] - xy[ks]

@@ -154,11 +154,15 @@ def onset_time(
     """When an object that rested at ``rest_xy_mm`` left it, from its positions after.
 
     The distance travelled along the direction of motion is fitted with a quadratic (a line
-    with fewer than four points) and solved for zero within ``[tau0, tau1]``.
+    with fewer than four points) and solved for zero within ``[tau0, tau1]``. Only the
+    positions up to the farthest count: after it the object came back (off a cushion, or
+    another object), and a curve through the way back would solve to nonsense.
     """
-    if len(tau_s) < 2:
-        return None
     rel = xy_mm - rest_xy_mm
+    k = int(np.argmax(np.linalg.norm(rel, axis=1))) if len(rel) else 0
+    if k < 1:
+        return None
+    tau_s, rel = tau_s[:k + 1], rel[:k + 1]
     far = rel[-1]
     norm = float(np.linalg.norm(far))
     if norm < 1e-9:
