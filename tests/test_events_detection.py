@@ -671,6 +671,19 @@ def test_puck_grazing_the_end_of_a_row_is_found_from_the_far_pawn(seed):
     assert abs(puck[0].t_s - truth.t_s) < 0.05
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_end_pawn_the_cushion_holds_grazed_by_the_puck_is_pressed_into_that_cushion(seed):
+    # the same graze: the end pawn, held by cushion a, is pushed into it (the rail the
+    # rules look for after the first contact), though it moves by the cushion's give alone
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    events, res, _ = run(NOVUSS, ["puck", *labels], [[-237.87, -473.89], *xy],
+                         physics.Strike(1, -0.2992, 910.6), seed=seed)
+    truth = next(e for e in res.events if e.kind == "cushion" and 1 not in e.ids)
+    got = [e for e in of(events, EventKind.CUSHION)
+           if e.ids == truth.ids and e.cushion == truth.cushion]
+    assert got and abs(got[0].t_s - truth.t_s) < 0.02
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("away", [False, True])
 def test_stroke_into_a_held_pawn_is_a_bounce_and_a_stroke_away_is_not(seed, away):

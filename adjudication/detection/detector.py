@@ -1652,9 +1652,11 @@ class MotionEventDetector:
             return False
         self._last_pair_t[key] = t_a
         self._struck_t[k] = t_a + tc
-        self._note_hit(k, t_a + tc, eval_path(paths[j], tc))
-        self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(j), self._ref(k)),
-                    eval_path(paths[j], tc), 0.5 * self._quality([j, k], a), 0.01)
+        p = eval_path(paths[j], tc)
+        self._note_hit(k, t_a + tc, p)
+        self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(j), self._ref(k)), p,
+                    0.5 * self._quality([j, k], a), 0.01)
+        self._pressed_cushion(k, self._rest_xy[k] - p, t_a + tc, a)
         return True
 
     def _struck_by(self, s: int, a: int, t_a: float, paths: dict[int, np.ndarray],
