@@ -569,6 +569,21 @@ def test_push_through_a_triangle_runs_forward_never_along_its_rows(seed):
     assert all(row[i] != row[j] for i, j in pushes), pushes
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_slow_cue_ball_nudging_a_ball_is_timed_where_its_path_reaches_it(seed):
+    # at the end of a long roll the cue ball meets ball 8 at ~100 mm/s: the struck ball
+    # creeps off, seen moving only frames later; its onset run back comes out late, where
+    # the cue ball's path reaching it does not
+    labels = ["cue_ball", "ball_8", "ball_10", "ball_4", "ball_1", "ball_9", "ball_3", "ball_7"]
+    xy = [[-1186.05, -564.65], [-628.16, 59.03], [-618.65, 116.17], [389.02, -4.06],
+          [187.49, 239.69], [1019.02, 525.58], [-314.18, 205.7], [-600.63, -305.77]]
+    events, res, _ = run(POOL, labels, xy, physics.Strike(1, 0.8589, 615.94, follow=-0.1159),
+                         seed=seed)
+    truth = next(e for e in res.events if e.kind == "contact")
+    got = [e for e in of(events, EventKind.CONTACT) if set(e.ids) == set(truth.ids)]
+    assert got and abs(got[0].t_s - truth.t_s) < 0.05
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_ball_that_passes_the_hit_on_is_the_first_contact(seed):
     # the cue ball hits the front ball of a touching triangle; it hardly moves (a Newton's

@@ -145,6 +145,9 @@ _HAND_MAX_MM_S = 3000.0
 #: A mover faster than this (mm/s; 100 mm a frame at 30 fps) may have its contact up to
 #: half a frame after the frame its bend is flagged in.
 _FAST_MM_S = 3000.0
+#: How many frames before its onset's estimate a slowly struck object may have been hit:
+#: the mover's path reaching it then times the hit.
+_SLOW_ONSET_LAG = 4
 #: Two contacts of one mover closer in time (s) than this are one touch of two objects (a
 #: split hit): the second needs no deflected path to reach its object.
 _SAME_TOUCH_S = 0.002
@@ -1710,6 +1713,16 @@ class MotionEventDetector:
         if len(cands) > 1 and cands[1][0] - score < 10.0:
             conf = min(conf, 0.45)  # two movers fit about as well: for review
         conf *= self._quality([s, j], a)
+        # a slow start is seen late, and its onset run back is late too: where the
+        # mover's path reaches touching it, in the frames before, times the hit
+        t0_j = float(self._t_start[j])
+        lo_touch = t_on - t_a - _SLOW_ONSET_LAG * self._dt
+        touch = first_touch(cj, rest, float(self._radius[s] + self._radius[j]),
+                            max(lo_touch, t0_j - t_a) if math.isfinite(t0_j) else lo_touch,
+                            t_on - t_a)
+        if touch is not None:
+            t_on = t_a + touch
+            self._t_start[s] = t_on
         self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(s)),
                     eval_path(cj, t_on - t_a), conf, 0.005)
         self._pressed_cushion(s, self._rest_xy[s] - eval_path(cj, t_on - t_a), t_on, a)
