@@ -584,6 +584,23 @@ def test_slow_cue_ball_nudging_a_ball_is_timed_where_its_path_reaches_it(seed):
     assert got and abs(got[0].t_s - truth.t_s) < 0.05
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("aim_mm", [0.0, 15.1])
+def test_puck_into_the_junction_of_a_red_and_a_black_pawn_is_for_review(seed, aim_mm):
+    # the two pawns touch; aimed at the red one's centre the puck plainly hits it first,
+    # aimed at the junction it meets both within a fraction of a ms: whether it hit one
+    # colour first or both at once (S0 §17.1.б) no camera tells, so it is for review
+    d = 2 * NOVUSS.object_for("red_pawn").radius_mm + 0.2
+    events, res, _ = run(NOVUSS, ["puck", "red_pawn", "black_pawn"],
+                         [[aim_mm, -300.0], [0.0, 0.0], [d, 0.0]],
+                         physics.Strike(1, math.pi / 2, 1500.0), seed=seed)
+    first = next(e for e in of(events, EventKind.CONTACT) if 1 in e.ids)
+    if aim_mm == 0.0:
+        assert set(first.ids) == {1, 2} and first.confidence >= 0.5
+    else:
+        assert first.confidence < 0.5
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_ball_that_passes_the_hit_on_is_the_first_contact(seed):
     # the cue ball hits the front ball of a touching triangle; it hardly moves (a Newton's

@@ -153,6 +153,9 @@ _SLOW_ONSET_LAG = 4
 _SAME_TOUCH_S = 0.002
 #: ... and its path after must pass this close (mm, beyond touching) to its second object.
 _REACH_GAP_MM = 4.0
+#: A striker hitting a resting object within this (mm, edge to edge) of a neighbour
+#: touching it may have met either first: a puck into the junction of two pawns.
+_JUNCTION_GAP_MM = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -1055,6 +1058,9 @@ class MotionEventDetector:
             v_n = abs(float((vi - vj) @ nrm))
             sigma_t = math.hypot(s_.noise_floor_mm, 0.5) / max(v_n, 1.0)
             conf = c.conf * (0.7 if v_n < 30.0 else 1.0) * self._quality([c.i, c.j], a)
+            if other not in moving_before and self._at_junction(
+                    striker, other, eval_path(paths[striker], c.tc)):
+                conf = min(conf, 0.45)  # which of the two it met first: for review
             self._last_pair_t[(min(c.i, c.j), max(c.i, c.j))] = t_a
             self._event(EventKind.CONTACT, t_a + c.tc, a, (self._ref(striker),
                                                            self._ref(other)),
@@ -1261,6 +1267,21 @@ class MotionEventDetector:
         noted in the last ``_RECENT_START_S``)."""
         hit = self._hit_dir.get(s)
         return hit[1] if hit is not None and t_a - hit[0] < _RECENT_START_S else None
+
+    def _at_junction(self, striker: int, other: int, p: np.ndarray) -> bool:
+        """Whether the striker, centred at ``p`` as it hits resting ``other``, was as close
+        (within ``_JUNCTION_GAP_MM``) to a resting neighbour touching ``other`` with another
+        label: a puck into the junction of a red and a black pawn, the one it met first a
+        fraction of a ms and a fraction of a mm away from the other (between two of one
+        colour the rules read the same either way)."""
+        rest = np.flatnonzero(self._mode == _REST)
+        rest = np.array([k for k in rest.tolist() if k not in (other, striker)
+                         and self._labels[k] != self._labels[other]], dtype=int)
+        touching = np.linalg.norm(self._rest_xy[rest] - self._rest_xy[other], axis=1) - (
+            self._radius[rest] + self._radius[other]) < _TOUCH_GAP_MM
+        gap = np.linalg.norm(self._rest_xy[rest] - p, axis=1) - (
+            self._radius[rest] + self._radius[striker])
+        return bool(np.any(touching & (gap < _JUNCTION_GAP_MM)))
 
     def _start_doubt(self, s: int, a: int, coef: np.ndarray, tau: float) -> float:
         """How early (s) slot ``s``'s path, fitted after it left rest, may still reach:
