@@ -20,7 +20,9 @@ Each frame ``a`` (the newest minus the lag) it
    tracker's POCKETED / OFF_TABLE state (the path reaching the pocket's point of no return);
    every moving path is also scanned against every cushion line for a root one radius from
    the nose within the frame, a cushion when the fit after it leaves the line again (slow
-   bounces whose bend is too small to test); an unexplained onset of the striker while no
+   bounces whose bend is too small to test); an onset inside a cluster of touching resting
+   objects (a rack, a Novuss row) is a push passed on from a struck member, forward of the
+   way the hit came in and fading on each turn; an unexplained onset of the striker while no
    shot is on is a stroke (``shot_start``, timed where its path after extrapolates back to
    its rest position), any other between shots is a hand (``moved`` / ``placed`` once it
    rests again); during a shot nothing is a hand, and an object that came to rest in the
@@ -29,7 +31,9 @@ Each frame ``a`` (the newest minus the lag) it
    every object has rested for ``shot_end_window_s``.
 
 Confidence starts at 1 and drops for frames missing near an event, contacts found only by
-a near approach, and two contacts of one striker too close in time to order (split hits).
+a near approach, two contacts of one striker too close in time to order (split hits), and
+a hit at the junction of two touching objects of different labels (which came first, the
+camera cannot tell).
 """
 
 from __future__ import annotations
