@@ -250,7 +250,6 @@ class MotionEventDetector:
         # slot -> (t_s, unit direction) of the last hit that started it from rest
         self._hit_dir: dict[int, tuple[float, np.ndarray]] = {}
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
-        self._first_hit_t = math.inf  # the shot's first contact reported
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
         self._dt = 1 / 30
 
@@ -434,10 +433,7 @@ class MotionEventDetector:
         ev = Event(kind, float(t_s), self._frame_at(t_s, a), self._shot_no(), refs,
                    (float(xy[0]), float(xy[1])), float(min(1.0, max(0.0, conf))), **names)
         self._pending.append((ev, sigma_t))
-        if kind is EventKind.SHOT_START:
-            self._first_hit_t = math.inf
         if kind is EventKind.CONTACT:
-            self._first_hit_t = min(self._first_hit_t, float(t_s))
             for ref in refs:
                 slot = self._slot_of[ref.id]
                 self._contact_t[slot] = max(self._contact_t.get(slot, -math.inf), float(t_s))
@@ -589,12 +585,7 @@ class MotionEventDetector:
                     self._start_xy[s] = self._rest_xy[s]
                     continue  # timed by the contact that started it
                 t_on = self._onset_of(s, a, t_a)
-                t_on = t_on if t_on is not None else t_a + tau0_a / 2
-                if self._shot_on and self._labels[s] not in self.settings.striker_labels:
-                    # nothing leaves rest in a shot before the striker's first contact (a
-                    # slow one's onset, its motion run back, may come out before it)
-                    t_on = max(t_on, min(self._first_hit_t, t_on))
-                self._t_start[s] = t_on
+                self._t_start[s] = t_on if t_on is not None else t_a + tau0_a / 2
                 self._start_xy[s] = self._rest_xy[s]
             started = {s for s in starts if s in explained}
             if self._shot_on:
@@ -1222,8 +1213,7 @@ class MotionEventDetector:
             struck = explained if self._shot_on else explained & set(starts)
             # (struck objects held still, or hit and not seen moving yet: a rack's apex
             # ball starts a frame after the balls it passed the hit on to)
-            hit_t = {k: t_k for k, t_k in self._struck_t.items()} | {
-                k: t_k for k, (t_k, _) in self._hit_dir.items() if k not in self._struck_t}
+            hit_t = {k: t_k for k, (t_k, _) in self._hit_dir.items()} | self._struck_t
             held = [k for k, t_k in hit_t.items()
                     if t_a - t_k < _RECENT_START_S and k in pos and self._shot_on]
             roots = [s for s in struck if s in pos] + held + [
@@ -1232,8 +1222,8 @@ class MotionEventDetector:
             # reached, on any way into the root: an object it reaches only so proves the
             # push went there (the way in is measured on the striker's path, and a
             # graze's is barely known)
-            for first, came in [(r, self._came_in(r, t_a)) for r in roots] + [
-                    (r, None) for r in roots if self._came_in(r, t_a) is not None]:
+            ways = [(r, self._came_in(r, t_a)) for r in roots]
+            for first, came in ways + [(r, None) for r, d in ways if d is not None]:
                 parents, into = self._impulse_spread(pos[first], came, xy, touch)
                 for s in waiting:
                     if s in explained or s not in pos or pos[s] not in parents:
@@ -1332,9 +1322,10 @@ class MotionEventDetector:
                     slack = _HIT_SLACK_COS if k == root else 0.0
                     cos = 1.0 if d is None else float(n @ d) / max(
                         float(np.linalg.norm(n)), 1e-9) + slack
-                    if share[k] * min(cos, 1.0) >= _PUSH_SHARE:
+                    left = share[k] * min(cos, 1.0)
+                    if left >= _PUSH_SHARE:
                         nxt.setdefault(m, []).append(k)
-                        share[m] = max(share.get(m, 0.0), share[k] * min(cos, 1.0))
+                        share[m] = max(share.get(m, 0.0), left)
             for m, ks in nxt.items():
                 parents[m] = ks
                 n = xy[m] - xy[ks]
@@ -1352,9 +1343,8 @@ class MotionEventDetector:
         along their line of centres (``_PUSH_COS``; a rack ball often leaves two; the
         nearest to it when it leaves none of them clearly), back through any such
         neighbour still at rest to the struck one (a Newton's cradle: the objects in
-        between hardly move). Which neighbours carried
-        a rack's impulse depends on gaps of tenths of a mm, so inside a rack this is a best
-        guess, not a measurement."""
+        between hardly move). Which neighbours carried a rack's impulse depends on gaps of
+        tenths of a mm, so inside a rack this is a best guess, not a measurement."""
         u = self._departure(s, a, t_a)
         out: list[tuple[int, int]] = []
         todo: list[tuple[int, np.ndarray | None]] = [(pos[s], u)]
