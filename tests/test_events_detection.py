@@ -1179,3 +1179,40 @@ def test_puck_crossing_a_zone_line_at_a_shallow_angle_crosses_it_once(seed):
     tc = _crossing_times(res, 1, -370.0)
     got = [e for e in of(events, EventKind.LINE_CROSS) if e.line == "zone_a"]
     assert len(tc) == 1 and len(got) == 1 and abs(got[0].t_s - tc[0]) < 0.03
+
+
+@pytest.mark.parametrize("phase_s", [0.0, 0.008, 0.016, 0.024])
+@pytest.mark.parametrize("seed", range(3))
+def test_puck_struck_into_its_own_rail_starts_the_shot_and_hits_that_rail(seed, phase_s):
+    # the puck, set 30 mm off rail a, is struck into it at 60 degrees: it bounces ~15 ms
+    # later, before or after the first frame that sees it move. Its path bends at once,
+    # so no single curve runs back to its rest: the stroke is told from a hand by the
+    # bounce, which no hand gives (before, no shot started: a shot lost for the referee)
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    puck = [-200.0, -NOVUSS.half_wh_mm[1] + NOVUSS.object_for("puck").radius_mm + 30.0]
+    events, res, _ = run(NOVUSS, ["puck", *labels], [puck, *xy],
+                         physics.Strike(1, -math.pi / 3, 2200.0), seed=seed, t0=0.5 + phase_s)
+    truth = next(e for e in res.events if e.kind == "cushion" and e.ids == (1,))
+    starts = of(events, EventKind.SHOT_START)
+    assert len(starts) == 1 and starts[0].t_s <= truth.t_s
+    assert_first_cushion(events, res, 1, "puck", "a")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_puck_struck_into_the_row_beside_it_never_starts_before_it_was_last_seen_at_rest(
+        seed):
+    # the puck, 18 mm off rail a, is struck at 3.2 m/s into the end pawn of the row the
+    # rail holds and keeps a tenth of its speed: its first sightings, run back at the
+    # speed they show, put the stroke 80 ms early, while the frames before saw it at rest
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    end = max((p for p, lab in zip(xy, labels, strict=True) if lab == "black_pawn"),
+              key=lambda p: p[0])
+    puck = np.array([171.0, -459.6])
+    aim = end - puck
+    events, res, tracks = run(NOVUSS, ["puck", *labels], [puck, *xy],
+                              physics.Strike(1, math.atan2(aim[1], aim[0]), 3200.0),
+                              seed=seed)
+    stroke_s = 0.5  # (run's t0)
+    at_rest = max(tr.t_s for tr in tracks if tr.t_s < stroke_s)
+    starts = of(events, EventKind.SHOT_START)
+    assert len(starts) == 1 and at_rest <= starts[0].t_s <= stroke_s + 0.005

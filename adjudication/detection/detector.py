@@ -1570,40 +1570,88 @@ class MotionEventDetector:
 
     def _cushion_before_seen(self, s: int, a: int, t_a: float) -> None:
         """A cushion an object hit between leaving rest and being first seen moving (a
-        pawn or ball struck next to a cushion): its path after, run back in time, crosses
-        that cushion's touching line after it left, coming from its rest position."""
+        pawn or ball struck next to a cushion): report it (see ``_bounce_before_seen``)."""
         t0 = float(self._t_start[s])
         if not math.isfinite(t0):
             return
+        found = self._bounce_before_seen(s, a, t_a, t0 - t_a)
+        if found is not None:
+            c, tc, touch, _ = found
+            self._cushion_event(s, c, t_a + tc, a, touch, 0.8 * self._quality([s], a))
+
+    def _bounce_before_seen(self, s: int, a: int, t_a: float, left_s: float,
+                            min_speed_mm_s: float = 0.0, unsure_start: bool = False
+                            ) -> tuple[int, float, np.ndarray, float] | None:
+        """(cushion, time relative to frame ``a``, centre at the touch, when it left rest)
+        of a cushion slot ``s`` hit after it left rest (at ``left_s`` relative to frame
+        ``a``; with ``unsure_start``, no earlier than that) and before it was first seen
+        moving: its path after (at ``min_speed_mm_s`` or more), run back in time, crosses
+        that cushion's touching line, coming from its rest position."""
         tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
         fit = self._line_after(s, a, t_a, tt, xa)
         if fit is None:
-            return
+            return None
         (p0, v, _), k = fit
+        speed = math.sqrt(float(v @ v))
+        if speed < max(min_speed_mm_s, 1e-6):
+            return None
         r = float(self._radius[s])
         start = self._start_xy[s]
+        if unsure_start:
+            # a plain stroke's path, run back, passes over its rest (after it was last
+            # seen there) before it reaches the cushion behind: no bounce needed
+            t_rest = float((start - p0) @ v) / speed**2
+            miss = float(np.linalg.norm(p0 + v * t_rest - start))
+            if t_rest > left_s and miss <= 3.0 * self._sigma_of(s, a) + (
+                    self.settings.onset_min_mm):
+                return None
+        # (a first sighting the line left out only for its noise is on the way out too)
+        first_in = k > 0 and float(np.linalg.norm(xa[0] - p0 - v * tt[0])) > (
+            5.0 * self._sigma_of(s, a) + self.settings.onset_min_mm)
         for c in range(len(self._cush_a)):
             n = self._cush_n[c]
             vn = float(v @ n)
             if vn < _SCAN_IN_MM_S:
                 continue  # not moving away from this cushion
+            if unsure_start and vn * 0.5 * self._dt < 3.0 * self._sigma_of(s, a) + (
+                    self.settings.onset_min_mm):
+                continue  # (off it too slowly to time the bounce within a frame)
             tc = -(float((p0 - self._cush_a[c]) @ n) - r) / vn
-            if not t0 - t_a + 1e-3 < tc < float(tt[k]) + 0.5 * self._dt:
+            if not left_s + 1e-3 < tc < float(tt[k]) + 0.5 * self._dt:
                 continue  # (seen at the cushion: it may bounce just after)
-            if k and tc <= float(tt[0]):
+            if first_in and tc <= float(tt[0]):
                 continue  # (its first sighting, still on the way in, comes before)
             touch = p0 + v * tc
             came = touch - start
-            if float(came @ n) > -self.settings.onset_min_mm:
+            # (struck clear of the cushion, beyond its noise, when its leaving is unsure:
+            # a puck set against its rail, struck off it, runs back into it by noise)
+            depth = self.settings.onset_min_mm + (
+                3.0 * self._sigma_of(s, a) if unsure_start else 0.0)
+            if float(came @ n) > -depth:
                 continue  # it did not come into the cushion from where it rested
             if not self._beside_cushion(c, touch, r + 25.0):
                 continue
             if self._cushion_recent(s, c, t_a + tc):
                 continue
-            if not self._on_way_in(s, a, t_a, t0 - t_a, tc, touch):
+            if unsure_start and self._touches_resting(s, touch, 3.0 * self._sigma_of(s, a)
+                                                      + self.settings.onset_min_mm):
+                continue  # (it may have come off that object: a row the cushion holds)
+            # (left at its speed off the cushion at the earliest: it came in faster)
+            tau0 = max(left_s, tc - float(np.linalg.norm(came)) / speed) if (
+                unsure_start) else left_s
+            if not self._on_way_in(s, a, t_a, tau0, tc, touch):
                 continue  # (seen elsewhere on its way: it bounced off something else)
-            self._cushion_event(s, c, t_a + tc, a, touch, 0.8 * self._quality([s], a))
-            return
+            return c, tc, touch, tau0
+        return None
+
+    def _touches_resting(self, s: int, xy: np.ndarray, slack_mm: float) -> bool:
+        """Whether slot ``s`` centred at ``xy`` would touch (within ``slack_mm``) another
+        object at rest."""
+        rest = np.flatnonzero(self._mode == _REST)
+        rest = rest[rest != s]
+        gap = np.linalg.norm(self._rest_xy[rest] - xy, axis=1) - (
+            self._radius[rest] + self._radius[s])
+        return bool(np.any(gap <= slack_mm))
 
     def _on_way_in(self, s: int, a: int, t_a: float, tau0: float, tau1: float,
                    touch: np.ndarray) -> bool:
@@ -1937,6 +1985,17 @@ class MotionEventDetector:
             bounce = self._bounced_at_stroke(s, a, t_a, tt, xa, soon)
             if bounce is not None:
                 ballistic, t_on = True, min(t_on, t_a + bounce[1] - 0.002)
+        off_cushion = None
+        rested = self._last_seen_frame(s, a, max(0, self._n - self._hist, a - 8))
+        if not self._shot_on and self._labels[s] in s_.striker_labels and bounce is None:
+            # driven straight into a cushion and seen coming off it (a puck set by its own
+            # rail): no hand throws an object into a cushion. Its onset, run back over a
+            # path the bounce bent, is no guide: it left after it was last seen at rest
+            # and before the bounce.
+            off_cushion = self._bounce_before_seen(s, a, t_a, self._T(rested) - t_a,
+                                                   s_.strike_min_speed_mm_s, True)
+            if off_cushion is not None:
+                ballistic, t_on = True, t_a + off_cushion[3]
         if ballistic and self._novuss_edges is not None and not self._shot_on:
             # a Novuss stroke is played with the puck set in an edge zone (§1.4); a puck
             # driven off from the middle of the board is a hand sliding it back
@@ -1944,6 +2003,9 @@ class MotionEventDetector:
                         for line in self._novuss_edges)
             ballistic = depth >= -self._radius[s]
         if not self._shot_on and self._labels[s] in s_.striker_labels and ballistic:
+            # (it was seen at rest until then: a start run back to before that is a bent
+            # path's, a stroke into an object that took most of its speed)
+            t_on = max(t_on, self._T(rested))
             if bounce is None:
                 bounce = self._hit_before_seen(s, t_on, a, t_a, tt, xa)
                 if bounce is not None:
@@ -1953,6 +2015,9 @@ class MotionEventDetector:
             self._last_motion_t = t_on
             self._event(EventKind.SHOT_START, t_on, a, (self._ref(s),), self._rest_xy[s],
                         self._quality([s], a))
+            if off_cushion is not None:
+                k, tc, touch, _ = off_cushion
+                self._cushion_event(s, k, t_a + tc, a, touch, 0.8 * self._quality([s], a))
             if bounce is not None:
                 j, tc, touch, conf = bounce
                 # what left rest with it or since, unseen striker and all, was no hand
