@@ -309,6 +309,7 @@ class _Candidate:
     votes: np.ndarray  # (L,) label counts
     score_sum: float
     hits: int
+    sigma_mm: float  # of its last detection
 
     def seen_count(self, window: int) -> int:
         return int(bin(self.history & ((1 << window) - 1)).count("1"))
@@ -659,8 +660,8 @@ class Tracker:
 
         # -- candidates and new identities
         free = np.flatnonzero(~hit)
-        self._candidates_step(z[free], lab[free], score[free], t, obs.frame, notes, seen,
-                              matched_xy)
+        self._candidates_step(z[free], sigma[free], lab[free], score[free], t, obs.frame, notes,
+                              seen, matched_xy)
         n_new = len(self._id) - n_tr
         if n_new:  # new identities are seen at their candidate's last detection
             seen = np.r_[seen, np.ones(n_new, dtype=bool)]
@@ -1546,13 +1547,15 @@ class Tracker:
 
     # ------------------------------------------------------------------ candidates
 
-    def _candidates_step(self, z: np.ndarray, lab: np.ndarray, score: np.ndarray, t: float,
+    def _candidates_step(self, z: np.ndarray, sigma: np.ndarray, lab: np.ndarray,
+                         score: np.ndarray, t: float,
                          frame: int, notes: list[TrackNote], seen: np.ndarray,
                          matched_xy: np.ndarray) -> None:
         s = self.settings
         if len(z):
             spawnable = self._spawnable(z, lab)
-            z, lab, score = z[spawnable], lab[spawnable], score[spawnable]
+            z, sigma = z[spawnable], sigma[spawnable]
+            lab, score = lab[spawnable], score[spawnable]
         cands = self._candidates
         if not cands and not len(z):
             return
@@ -1582,6 +1585,7 @@ class Tracker:
                 cand.votes[lab[c]] += 1
                 cand.score_sum += float(score[c])
                 cand.hits += 1
+                cand.sigma_mm = float(sigma[c])
                 used[c] = True
             hit_rows = set(rows.tolist())
             for k, cand in enumerate(cands):
@@ -1596,7 +1600,7 @@ class Tracker:
             votes = np.zeros(len(self.labels))
             votes[lab[c]] = 1
             cands.append(_Candidate(z[c].copy(), np.zeros(2), t, t, 1, votes,
-                                    float(score[c]), 1))
+                                    float(score[c]), 1, float(sigma[c])))
         window = (1 << s.confirm_window) - 1
         keep: list[_Candidate] = []
         for cand in cands:
@@ -1625,8 +1629,11 @@ class Tracker:
         # frames ago (one glimpse in a hand would take whatever is set down next)
         sure = np.array([c.score_sum >= s.jump_min_score for c in cands])
         sure &= dt <= 1.5 * self._frame_dt_s
+        # (later ones: where its last two sightings run on, missed by the noise of three
+        # detections, sqrt(6) sigma, to 4 of those: a fast object's are blurred)
+        noise = 4.0 * math.sqrt(6.0) * np.array([c.sigma_mm for c in cands])
         gate = np.where(second & sure, np.maximum(s.max_speed_mm_s * dt, s.candidate_gate_mm),
-                        s.candidate_gate_mm + 0.05 * speed * dt)
+                        np.maximum(s.candidate_gate_mm, noise) + 0.05 * speed * dt)
         return pred, gate, second
 
     def _continues_candidate(self, z: np.ndarray, lab: np.ndarray, t: float) -> np.ndarray:
