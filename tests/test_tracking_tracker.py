@@ -140,6 +140,29 @@ def test_pocketed_ball_visible_in_the_cup_stays_pocketed() -> None:
     assert [n.kind for n in tracker.notes] == [NoteKind.NEW]
 
 
+def test_slow_ball_that_rolls_into_the_pocket_hidden_is_pocketed_when_seen_in_the_cup(
+        ) -> None:
+    # ball_1 rolls at 0.5 m/s towards the corner, a player's arm hides it for 0.43 s (its
+    # track coasts, then is held short of the pocket), and it is next seen lying in the
+    # cup: a generated 9-ball clip had it at rest there, on the table, for the rest of
+    # the rack
+    tracker, rng = Tracker(POOL), np.random.default_rng(4)
+    c = np.asarray(POOL.pocket("foot_left").centre_xy_mm)
+    run_still(tracker, [[-600.0, 0.0], [1000.0, 430.0]], ["cue_ball", "ball_1"], 0.0, 6,
+              rng)
+    t, xy = 6 / FPS, np.array([1000.0, 430.0])
+    way = (c - xy) / np.linalg.norm(c - xy)
+    for k in range(40):
+        xy = xy + way * 500.0 / FPS if np.linalg.norm(xy - c) > 20.0 else xy
+        hidden = 6 <= k < 19
+        seen = [[-600.0, 0.0]] + ([] if hidden else [list(xy + rng.normal(0, 1, 2))])
+        labels = ["cue_ball"] + ([] if hidden else ["ball_1"])
+        tracks = tracker.update(make_obs(t, seen, labels))
+        t += 1 / FPS
+    ball = list(tracks.label).index("ball_1")
+    assert len(tracks) == 2 and tracks.state[ball] == TrackState.POCKETED
+
+
 def test_flickering_false_positives_never_become_tracks() -> None:
     tracker, rng = Tracker(POOL), np.random.default_rng(4)
     hx, hy = POOL.half_wh_mm

@@ -27,10 +27,11 @@ hold every track at once:
    or not at all.
 4. **States**: ``MOVING`` / ``RESTING`` with hysteresis on the filtered speed, ``OCCLUDED``
    after ``occluded_after_misses`` frames unseen, ``POCKETED`` when the centre's path
-   crosses a pocket's capture circle (the point of no return of ``calibration.tables``;
-   also when a fast track is lost on a path into one, directly or off a cushion, when a
-   hidden one's coast runs into one, and when a resting pawn touched by a mover is seen
-   nowhere and the line of centres of that touch runs into one), ``OFF_TABLE`` when a
+   crosses a pocket's capture circle (the point of no return of ``calibration.tables``)
+   or is found inside it (rolled in hidden, seen in the cup); also when a fast track is
+   lost on a path into one, directly or off a cushion, when a hidden one's coast runs
+   into one, and when a resting pawn touched by a mover is seen nowhere and the line of
+   centres of that touch runs into one. ``OFF_TABLE`` when a
    centre leaves the playing surface away from the pockets (or a fast track is lost
    heading over a rail).
    Pocketed and off-table tracks are never re-associated; observations in a pocket cup
@@ -1219,6 +1220,16 @@ class Tracker:
         if relabel.any():
             for k in np.flatnonzero(relabel):
                 self._relabel(int(rows[k]), int(best[k]))
+        # a centre found well inside a pocket's capture circle is past the point of no
+        # return, whatever its path: a ball that rolled in hidden, its track held short of
+        # the pocket, is seen again lying in the cup
+        pk = self._pockets
+        if len(pk.capture_mm):
+            d = np.linalg.norm(z[:, None] - pk.centre_xy_mm[None], axis=2)
+            inside = (d <= pk.capture_mm[None] - s.pocket_margin_mm).any(axis=1)
+            if inside.any():
+                self._retire(rows[inside], TrackState.POCKETED, z[inside])
+                rows, z = rows[~inside], z[~inside]
         # rest detection
         moving = self._moving[rows]
         off = z - self._anchor_xy[rows]
