@@ -1216,3 +1216,19 @@ def test_puck_struck_into_the_row_beside_it_never_starts_before_it_was_last_seen
     at_rest = max(tr.t_s for tr in tracks if tr.t_s < stroke_s)
     starts = of(events, EventKind.SHOT_START)
     assert len(starts) == 1 and at_rest <= starts[0].t_s <= stroke_s + 0.005
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cue_ball_struck_while_hidden_for_half_a_second_is_timed_by_its_way_back(seed):
+    # the cue ball is hidden (cue, arm, a camera glitch) from 0.2 s before its stroke to
+    # 0.45 s after: first seen 600 mm on, its straight way run back to its rest times the
+    # stroke (a little early: it slowed since), not the frame before it was seen again
+    res = physics.simulate_shot(POOL, physics.physics_for(POOL), physics.Bodies.make(
+        ["cue_ball", "ball_1"], [[-600.0, 0.0], [600.0, 200.0]], ids=np.arange(1, 3)),
+        physics.Strike(1, 0.3, 1500.0), t0_s=0.5)
+    t = np.arange(0.0, res.t_end_s + 1.2, 1 / FPS) + 0.0123
+    tracks = sample_tracks(t, res.xy_at(t), res.status_at(t).astype(int), res.start.ids,
+                           res.start.labels, CLEAN, np.random.default_rng(seed), res.v_at(t))
+    events = detect_hiding(POOL, tracks, 1, 0.3, 0.95)
+    starts = of(events, EventKind.SHOT_START)
+    assert len(starts) == 1 and abs(starts[0].t_s - 0.5) < 0.08

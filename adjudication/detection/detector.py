@@ -1937,12 +1937,35 @@ class MotionEventDetector:
             self.settings.strike_min_speed_mm_s * float(tt[-1] - tt[0]))
         return fast and rolling, t_prev + 0.5 * self._dt
 
+    def _run_back_to_rest(self, s: int, a: int, tt: np.ndarray, xa: np.ndarray,
+                          after_s: float) -> float | None:
+        """When (relative to frame ``a``) slot ``s``'s straight motion through its
+        sightings ``tt``, ``xa`` (a line: the way back may be long, and a curve through a
+        few frames' noise runs wild there) passes over its rest position, after
+        ``after_s``; None if it passes it by (it bounced off something on the way) or the
+        sightings are too few."""
+        if len(tt) < 2:
+            return None
+        (p0, v, _), _ = fit_path(tt, xa, 1)
+        speed2 = float(v @ v)
+        if speed2 < self.settings.strike_min_speed_mm_s**2:
+            return None
+        rest = self._rest_xy[s]
+        t_rest = float((rest - p0) @ v) / speed2
+        miss = float(np.linalg.norm(p0 + v * t_rest - rest))
+        if miss > self._radius[s] or not after_s < t_rest < float(tt[0]):
+            return None
+        return t_rest
+
     def _unexplained_onset(self, s: int, a: int, look: int, t_a: float,
                            onset: np.ndarray, soon: np.ndarray) -> bool:
         """A stroke (True: the striker now moves) or a hand."""
         s_ = self.settings
         tau0, tau1, _ = self._window(a)
         tt, xa = self._samples(s, a, a + look, t_a)
+        # (when it was last seen, at rest; not at all in the history kept: unknown)
+        seen_at = self._last_seen_frame(s, a, max(0, self._n - self._hist))
+        rested_t = self._T(seen_at) if self._seen[s, seen_at % self._hist] else -math.inf
         timed = self._onset_of(s, a, t_a)
         t_on = t_a + tau0 / 2 if timed is None else timed
         ballistic = False
@@ -1986,13 +2009,12 @@ class MotionEventDetector:
             if bounce is not None:
                 ballistic, t_on = True, min(t_on, t_a + bounce[1] - 0.002)
         off_cushion = None
-        rested = self._last_seen_frame(s, a, max(0, self._n - self._hist, a - 8))
         if not self._shot_on and self._labels[s] in s_.striker_labels and bounce is None:
             # driven straight into a cushion and seen coming off it (a puck set by its own
             # rail): no hand throws an object into a cushion. Its onset, run back over a
             # path the bounce bent, is no guide: it left after it was last seen at rest
             # and before the bounce.
-            off_cushion = self._bounce_before_seen(s, a, t_a, self._T(rested) - t_a,
+            off_cushion = self._bounce_before_seen(s, a, t_a, rested_t - t_a,
                                                    s_.strike_min_speed_mm_s, True)
             if off_cushion is not None:
                 ballistic, t_on = True, t_a + off_cushion[3]
@@ -2005,7 +2027,13 @@ class MotionEventDetector:
         if not self._shot_on and self._labels[s] in s_.striker_labels and ballistic:
             # (it was seen at rest until then: a start run back to before that is a bent
             # path's, a stroke into an object that took most of its speed)
-            t_on = max(t_on, self._T(rested))
+            t_on = max(t_on, rested_t)
+            if (timed is None and off_cushion is None and bounce is None
+                    and rested_t < t_a + tau0 - self._dt):
+                # struck while hidden (under the cue, the arm) for longer than the onset is
+                # looked for: its straight way run back to its rest
+                back = self._run_back_to_rest(s, a, tt, xa, rested_t - t_a)
+                t_on = t_on if back is None else t_a + back
             if bounce is None:
                 bounce = self._hit_before_seen(s, t_on, a, t_a, tt, xa)
                 if bounce is not None:
