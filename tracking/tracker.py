@@ -205,7 +205,9 @@ class TrackerSettings:
     * ``spawn_min_score`` (0.5): mean detector score a candidate needs; persistent false
       detections (a chalk cube) usually score low.
     * ``candidate_gate_mm`` (25): how far a candidate's third and later detections may be
-      from its predicted position (plus 5 % of its speed times the time step); the second,
+      from its predicted position (plus 5 % of its speed times the time step; at least
+      4 x sqrt(6) times its last detection's sigma, the noise of a prediction from two
+      sightings and a third: a fast object's detections are blurred); the second,
       in the next frame, may be anywhere within ``max_speed_mm_s`` reach. All must read
       the same label.
       Wider follows new objects that accelerate; narrower keeps random detections from
