@@ -1232,3 +1232,24 @@ def test_cue_ball_struck_while_hidden_for_half_a_second_is_timed_by_its_way_back
     events = detect_hiding(POOL, tracks, 1, 0.3, 0.95)
     starts = of(events, EventKind.SHOT_START)
     assert len(starts) == 1 and abs(starts[0].t_s - 0.5) < 0.08
+
+
+_JAW_SCENE = (["cue_ball", "ball_13", "ball_12", "ball_3", "ball_4", "ball_11", "ball_10",
+               "ball_1"],
+              [[804.92, -513.01], [6.54, -399.05], [59.28, -421.59], [52.43, -364.65],
+               [958.56, 360.35], [392.4, -576.03], [1159.09, 572.59], [888.11, -305.37]])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ball_that_hits_the_pockets_jaw_before_it_drops_hits_that_cushion(seed):
+    # (a cluster shot of the events benchmark) ball_12 is knocked towards the side pocket,
+    # meets the jaw at the end of the right head cushion 13 ms before it drops, after its
+    # last sighting: its straight run meets the jaw's round end before the capture circle
+    labels, xy = _JAW_SCENE
+    events, res, _ = run(POOL, labels, xy, physics.Strike(1, 2.98079, 2746.0, follow=-0.0509),
+                         seed=seed)
+    truth = next(e for e in res.events if e.kind == "cushion" and e.ids == (3,))
+    assert truth.cushion == "right_head" and any(
+        e.kind == "pocket" and e.ids == (3,) for e in res.events)
+    got = [e for e in of(events, EventKind.CUSHION) if e.labels == ("ball_12",)]
+    assert got and got[0].cushion == "right_head" and abs(got[0].t_s - truth.t_s) < 0.02

@@ -17,7 +17,9 @@ Each frame ``a`` (the newest minus the lag) it
 2. looks for the cause of every change among the fitted paths *before* it: two paths one
    sum of radii apart (a contact, its time the first root of a quartic), a path one radius
    from a cushion nose with its normal velocity reversed (a cushion, a quadratic root), the
-   tracker's POCKETED / OFF_TABLE state (the path reaching the pocket's point of no return);
+   tracker's POCKETED / OFF_TABLE state (the path reaching the pocket's point of no return;
+   a straight run that meets a pool pocket's jaw before it could fall in hit that jaw's
+   cushion, as the physics models the mouth: a point at each nose end, throat walls behind);
    every moving path is also scanned against every cushion line for a root one radius from
    the nose within the frame, a cushion when the fit after it leaves the line again (slow
    bounces whose bend is too small to test); an onset inside a cluster of touching resting
@@ -181,6 +183,45 @@ def default_lines(spec: TableSpec) -> tuple[str, ...]:
     return ("head_string",)
 
 
+@dataclass(frozen=True)
+class _Jaws:
+    """Pool pockets' jaws as the physics has them: each jaw a point (the rounded end of a
+    cushion nose at the mouth) with a throat wall behind it, running from the jaw along
+    the pocket's axis to behind the capture circle; both carry the name of the cushion
+    whose end the jaw is. Empty for Novuss (holes in the board)."""
+
+    xy: np.ndarray  # (J, 2) jaw points
+    axis: np.ndarray  # (J, 2) unit, from the mouth towards the pocket
+    inward: np.ndarray  # (J, 2) unit normal of the throat wall, into the throat
+    length_mm: np.ndarray  # (J,) of the throat wall
+    cushion: np.ndarray  # (J,) index of the cushion whose end the jaw is
+
+    @classmethod
+    def of(cls, spec: TableSpec) -> _Jaws:
+        rows = []
+        ends = [(k, np.array(end, dtype=float)) for k, c in enumerate(spec.cushions)
+                for end in (c.a_xy_mm, c.b_xy_mm)]
+        for p in spec.pockets:
+            if p.mouth_a_xy_mm is None or p.mouth_b_xy_mm is None:
+                continue
+            a, b = np.array(p.mouth_a_xy_mm), np.array(p.mouth_b_xy_mm)
+            mid = (a + b) / 2
+            axis = (np.array(p.centre_xy_mm) - mid) / np.linalg.norm(
+                np.array(p.centre_xy_mm) - mid)
+            length = float(np.linalg.norm(np.array(p.centre_xy_mm) - mid)) + (
+                p.capture_radius_mm)
+            for jaw in (a, b):
+                inward = (mid - jaw) - ((mid - jaw) @ axis) * axis
+                k = min(ends, key=lambda e: float(np.linalg.norm(e[1] - jaw)))[0]
+                rows.append((jaw, axis, inward / np.linalg.norm(inward), length, k))
+        if not rows:
+            z = np.zeros((0, 2))
+            return cls(z, z, z, np.zeros(0), np.zeros(0, dtype=int))
+        return cls(np.array([r[0] for r in rows]), np.array([r[1] for r in rows]),
+                   np.array([r[2] for r in rows]), np.array([r[3] for r in rows]),
+                   np.array([r[4] for r in rows], dtype=int))
+
+
 class MotionEventDetector:
     """The physics-fitting event detector (see the module docstring)."""
 
@@ -201,6 +242,7 @@ class MotionEventDetector:
         self._cush_n = np.array([c.normal_xy for c in spec.cushions], dtype=float)
         self._pock_c = np.array([p.centre_xy_mm for p in spec.pockets], dtype=float)
         self._pock_r = np.array([p.capture_radius_mm for p in spec.pockets], dtype=float)
+        self._jaws = _Jaws.of(spec)
         self._hist = max(64, s.fit_frames + s.lag_frames + 16)
         self._novuss_edges = (tuple(spec.line(n) for n in s.stroke_zones)
                               if spec.family is Family.NOVUSS else None)
@@ -2210,6 +2252,55 @@ class MotionEventDetector:
                         and not self._cushion_recent(s, k, t_a + tc)):
                     self._cushion_event(s, k, t_a + tc, a, p, 0.7 * self._quality([s], a))
                     return
+            # or a pocket's jaw in the mouth: the straight run meets it before it could
+            # fall in, and the next position is off that run (it bounced)
+            jaw = self._jaw_touch(before, r, float(tau[m]),
+                                  0.0 if last else float(tau[m + 1]),
+                                  3.0 * self._sigma_of(s, a))
+            if jaw is not None:
+                tc, k, p = jaw
+                off = 0.0 if last else float(np.linalg.norm(
+                    xy[m + 1] - eval_path(before, float(tau[m + 1]))))
+                if (last or off > tol) and not self._cushion_recent(s, k, t_a + tc):
+                    self._cushion_event(s, k, t_a + tc, a, p, 0.7 * self._quality([s], a))
+                    return
+
+    def _jaw_touch(self, line: np.ndarray, r: float, tau0: float, tau1: float,
+                   depth_mm: float) -> tuple[float, int, np.ndarray] | None:
+        """(time, cushion, centre) of the first pocket jaw or throat wall a straight run
+        ``line`` of an object of radius ``r`` hits in ``[tau0, tau1]`` (a jaw by more than
+        ``depth_mm``: a graze within the noise is no hit), before it enters a capture
+        circle."""
+        jaws = self._jaws
+        if not len(jaws.xy):
+            return None
+        best: tuple[float, int, np.ndarray] | None = None
+        rest = np.zeros((2, 2))
+        for j in range(len(jaws.xy)):
+            jaw = np.concatenate([jaws.xy[j][None], rest])
+            tc = first_touch(line, jaw, r, tau0, tau1)
+            if tc is not None:
+                v = line[1] / max(float(np.linalg.norm(line[1])), 1e-9)
+                rel = jaws.xy[j] - line[0]
+                if abs(float(rel[0] * v[1] - rel[1] * v[0])) > r - depth_mm:
+                    tc = None  # (passes by within the noise of a touch)
+            tw = line_touch(line, jaws.xy[j], jaws.inward[j], r, tau0, tau1)
+            if tw is not None:
+                along = float((eval_path(line, tw) - jaws.xy[j]) @ jaws.axis[j])
+                speed_in = -float(line[1] @ jaws.inward[j])
+                if not 0.0 <= along <= jaws.length_mm[j] or speed_in < _SCAN_IN_MM_S:
+                    tw = None
+            for t in (tc, tw):
+                if t is not None and (best is None or t < best[0]):
+                    best = (t, int(jaws.cushion[j]), eval_path(line, t))
+        if best is None:
+            return None
+        for k in range(len(self._pock_c)):
+            pc = np.array([self._pock_c[k], [0.0, 0.0], [0.0, 0.0]])
+            tin = first_touch(line, pc, float(self._pock_r[k]), tau0, best[0])
+            if tin is not None:
+                return None  # (it fell in before it reached the jaw)
+        return best
 
     def _crossings(self, slots: np.ndarray, a: int) -> None:
         """Printed-line crossings of ``slots`` at frame ``a``, all slots and lines at once.
