@@ -183,7 +183,7 @@ def default_lines(spec: TableSpec) -> tuple[str, ...]:
     return ("head_string",)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Jaws:
     """Pool pockets' jaws as the physics has them: each jaw a point (the rounded end of a
     cushion nose at the mouth) with a throat wall behind it, running from the jaw along
@@ -1979,9 +1979,9 @@ class MotionEventDetector:
             self.settings.strike_min_speed_mm_s * float(tt[-1] - tt[0]))
         return fast and rolling, t_prev + 0.5 * self._dt
 
-    def _run_back_to_rest(self, s: int, a: int, tt: np.ndarray, xa: np.ndarray,
+    def _run_back_to_rest(self, s: int, tt: np.ndarray, xa: np.ndarray,
                           after_s: float) -> float | None:
-        """When (relative to frame ``a``) slot ``s``'s straight motion through its
+        """When (relative to the sightings' frame) slot ``s``'s straight motion through its
         sightings ``tt``, ``xa`` (a line: the way back may be long, and a curve through a
         few frames' noise runs wild there) passes over its rest position, after
         ``after_s``; None if it passes it by (it bounced off something on the way) or the
@@ -2074,7 +2074,7 @@ class MotionEventDetector:
                     and rested_t < t_a + tau0 - self._dt):
                 # struck while hidden (under the cue, the arm) for longer than the onset is
                 # looked for: its straight way run back to its rest
-                back = self._run_back_to_rest(s, a, tt, xa, rested_t - t_a)
+                back = self._run_back_to_rest(s, tt, xa, rested_t - t_a)
                 t_on = t_on if back is None else t_a + back
             if bounce is None:
                 bounce = self._hit_before_seen(s, t_on, a, t_a, tt, xa)
@@ -2225,6 +2225,7 @@ class MotionEventDetector:
         line through the positions before reaches the cushion's touching line before the
         next position, which lies back on the table side of it, or before the frame that
         has it in the pocket, away from the pocket (it could only get there by a bounce).
+        Or a pocket's jaw, which the line meets before it could fall in (``_jaw_touch``).
         (The bend may have begun a new segment: positions are taken across it.)"""
         tau, xy = self._samples(s, max(a_last - 6, int(self._first[s])), a_last, t_a)
         tol = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
@@ -2275,9 +2276,9 @@ class MotionEventDetector:
         if not len(jaws.xy):
             return None
         best: tuple[float, int, np.ndarray] | None = None
-        rest = np.zeros((2, 2))
+        still = np.zeros((2, 2))  # (a jaw as a path that does not move)
         for j in range(len(jaws.xy)):
-            jaw = np.concatenate([jaws.xy[j][None], rest])
+            jaw = np.concatenate([jaws.xy[j][None], still])
             tc = first_touch(line, jaw, r, tau0, tau1)
             if tc is not None:
                 v = line[1] / max(float(np.linalg.norm(line[1])), 1e-9)
