@@ -91,6 +91,31 @@ class Pocket:
             return None
         return math.dist(self.mouth_a_xy_mm, self.mouth_b_xy_mm)
 
+    def throat(self) -> tuple[np.ndarray, np.ndarray, float] | None:
+        """(mouth centre, unit axis from it towards the pocket centre, distance from the
+        mouth to the far side of the capture circle) of a pool pocket, whose throat walls
+        run from the jaws along that axis; None for a Novuss hole."""
+        if self.mouth_a_xy_mm is None or self.mouth_b_xy_mm is None:
+            return None
+        mid = (np.array(self.mouth_a_xy_mm) + np.array(self.mouth_b_xy_mm)) / 2
+        to_centre = np.array(self.centre_xy_mm) - mid
+        length = float(np.linalg.norm(to_centre))
+        return mid, to_centre / length, length + self.capture_radius_mm
+
+    def jaws(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        """(jaw point, unit normal of the throat wall behind it, into the throat) for both
+        jaws of a pool pocket (the ends of the cushion noses at the mouth); none for a
+        Novuss hole."""
+        throat = self.throat()
+        if throat is None or self.mouth_a_xy_mm is None or self.mouth_b_xy_mm is None:
+            return ()
+        mid, axis, _ = throat
+        out = []
+        for jaw in (np.array(self.mouth_a_xy_mm), np.array(self.mouth_b_xy_mm)):
+            inward = (mid - jaw) - ((mid - jaw) @ axis) * axis
+            out.append((jaw, inward / np.linalg.norm(inward)))
+        return tuple(out)
+
 
 @dataclass(frozen=True, slots=True)
 class Line:
@@ -159,6 +184,15 @@ class TableSpec:
 
     def cushion(self, name: str) -> Cushion:
         return _by_name(self.cushions, name, "cushion", self.name)
+
+    def cushion_ending_at(self, xy_mm: np.ndarray) -> int:
+        """Index of the cushion whose nose ends nearest ``xy_mm`` (a pocket's jaw is the
+        end of one, and a hit on it is named after that cushion)."""
+        def gap(k: int) -> float:
+            c = self.cushions[k]
+            return min(math.dist(c.a_xy_mm, xy_mm), math.dist(c.b_xy_mm, xy_mm))
+
+        return min(range(len(self.cushions)), key=gap)
 
     def pocket(self, name: str) -> Pocket:
         return _by_name(self.pockets, name, "pocket", self.name)

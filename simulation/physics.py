@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from calibration.tables import Cushion, Family, TableSpec
+from calibration.tables import Family, TableSpec
 
 ON_TABLE, POCKETED, OFF_TABLE = 0, 1, 2
 
@@ -397,26 +397,24 @@ def _model(spec: TableSpec, settings: Physics) -> _Model:
     mids, axes, halves, lens = [], [], [], []
     max_r = max(o.radius_mm for o in spec.objects.values())
     for p in spec.pockets:
-        centre = np.array(p.centre_xy_mm)
-        if p.mouth_a_xy_mm is None or p.mouth_b_xy_mm is None:
-            mids.append(centre)
+        throat = p.throat()
+        if throat is None:
+            mids.append(np.array(p.centre_xy_mm))
             axes.append(np.array([0.0, 0.0]))
             halves.append(0.0)
             lens.append(0.0)
             continue
-        a, b = np.array(p.mouth_a_xy_mm), np.array(p.mouth_b_xy_mm)
-        mid = (a + b) / 2
-        axis = (centre - mid) / np.linalg.norm(centre - mid)
-        length = float(np.linalg.norm(centre - mid)) + p.capture_radius_mm + max_r
+        mid, axis, reach = throat
+        length = reach + max_r
         mids.append(mid)
         axes.append(axis)
+        a, b = np.array(p.mouth_a_xy_mm), np.array(p.mouth_b_xy_mm)
         halves.append(float(np.linalg.norm(b - a)) / 2)
         lens.append(length)
-        for jaw in (a, b):
-            name = _nearest_cushion(spec, jaw)
+        for jaw, inward in p.jaws():
+            name = spec.cushions[spec.cushion_ending_at(jaw)].name
             points.append((jaw, name))
-            inward = (mid - jaw) - ((mid - jaw) @ axis) * axis
-            walls.append((jaw, jaw + length * axis, inward / np.linalg.norm(inward), name))
+            walls.append((jaw, jaw + length * axis, inward, name))
     a_arr = np.array([w[0] for w in walls], dtype=float)
     b_arr = np.array([w[1] for w in walls], dtype=float)
     seg = b_arr - a_arr
@@ -461,13 +459,6 @@ def _model(spec: TableSpec, settings: Physics) -> _Model:
         half_wh=spec.half_wh_mm,
         rail_width=spec.rail_width_mm,
     )
-
-
-def _nearest_cushion(spec: TableSpec, xy: np.ndarray) -> str:
-    def gap(c: Cushion) -> float:
-        return min(math.dist(c.a_xy_mm, xy), math.dist(c.b_xy_mm, xy))
-
-    return min(spec.cushions, key=gap).name
 
 
 def escaped_mm(spec: TableSpec, xy_mm: np.ndarray, radius_mm: np.ndarray | float) -> np.ndarray:

@@ -199,21 +199,13 @@ class _Jaws:
     @classmethod
     def of(cls, spec: TableSpec) -> _Jaws:
         rows = []
-        ends = [(k, np.array(end, dtype=float)) for k, c in enumerate(spec.cushions)
-                for end in (c.a_xy_mm, c.b_xy_mm)]
         for p in spec.pockets:
-            if p.mouth_a_xy_mm is None or p.mouth_b_xy_mm is None:
+            throat = p.throat()
+            if throat is None:
                 continue
-            a, b = np.array(p.mouth_a_xy_mm), np.array(p.mouth_b_xy_mm)
-            mid = (a + b) / 2
-            axis = (np.array(p.centre_xy_mm) - mid) / np.linalg.norm(
-                np.array(p.centre_xy_mm) - mid)
-            length = float(np.linalg.norm(np.array(p.centre_xy_mm) - mid)) + (
-                p.capture_radius_mm)
-            for jaw in (a, b):
-                inward = (mid - jaw) - ((mid - jaw) @ axis) * axis
-                k = min(ends, key=lambda e: float(np.linalg.norm(e[1] - jaw)))[0]
-                rows.append((jaw, axis, inward / np.linalg.norm(inward), length, k))
+            _, axis, length = throat
+            for jaw, inward in p.jaws():
+                rows.append((jaw, axis, inward, length, spec.cushion_ending_at(jaw)))
         if not rows:
             z = np.zeros((0, 2))
             return cls(z, z, z, np.zeros(0), np.zeros(0, dtype=int))
