@@ -1947,21 +1947,13 @@ class MotionEventDetector:
         slow = not since > 0 or dist / since < _CREEP_MM_S
         return slow and float(rel @ self._came_dir[s]) / dist > 0.8
 
-    def _struck_while_unseen(self, s: int, a: int, tt: np.ndarray, xa: np.ndarray,
-                             t_a: float) -> tuple[bool, float]:
-        """Whether a resting track came back after a gap farther from its rest than a
-        hand moves it in that time (``strike_min_speed_mm_s`` x 4) and still rolling, and
-        when it left: just after it was last seen at rest."""
-        if not len(tt):
-            return False, t_a
-        for k in range(1, self._hist):
-            col = (a - k) % self._hist
-            if a - k < 0 or a - k < self._n - self._hist:
-                return False, t_a
-            if self._seen[s, col]:
-                t_prev = float(self._t[col])
-                break
-        else:
+    def _struck_while_unseen(self, s: int, tt: np.ndarray, xa: np.ndarray, t_a: float,
+                             t_prev: float) -> tuple[bool, float]:
+        """Whether a resting track, last seen at ``t_prev`` (-inf: not in the history
+        kept), came back after a gap farther from its rest than a hand moves it in that
+        time (``strike_min_speed_mm_s`` x 4) and still rolling, and when it left: just
+        after it was last seen at rest."""
+        if not len(tt) or not math.isfinite(t_prev):
             return False, t_a
         gap_s = t_a + float(tt[0]) - t_prev
         dist = float(np.linalg.norm(xa[0] - self._rest_xy[s]))
@@ -2033,7 +2025,7 @@ class MotionEventDetector:
         if not ballistic and not self._shot_on:
             # too fast to see: the striker left its rest while the detector lost it (a
             # break's motion blur) and came back far away, already bouncing off the rack
-            jumped, t_jump = self._struck_while_unseen(s, a, tt, xa, t_a)
+            jumped, t_jump = self._struck_while_unseen(s, tt, xa, t_a, rested_t)
             if jumped:
                 ballistic, t_on = True, t_jump
         bounce = None
