@@ -104,4 +104,15 @@ def test_the_director_still_plays_each_clip_exactly(name):
                             fps=clip["fps"], resolution_wh=tuple(clip["frame_wh"]),
                             case=clip["case"])
     side = load_sidecar(ROOT / clip["sidecar"])
-    assert [e.to_json() for e in direct(settings).events] == side["events"]
+    got, want = [e.to_json() for e in direct(settings).events], side["events"]
+    # the same events, to the last digit the sidecar keeps but one: a CPU with other
+    # vector units rounds the simulation's last bits otherwise (0.01 mm, 1 us)
+    assert [_untimed(e) for e in got] == [_untimed(e) for e in want]
+    for g, w in zip(got, want, strict=True):
+        assert abs(g["t_s"] - w["t_s"]) <= 2e-6
+        assert np.allclose(g["xy_mm"], w["xy_mm"], atol=0.02)
+
+
+def _untimed(event: dict) -> dict:
+    """An event without its time and place, which are compared to a tolerance."""
+    return {k: v for k, v in event.items() if k not in ("t_s", "xy_mm")}
