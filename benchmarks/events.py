@@ -235,23 +235,24 @@ def truth(spec: TableSpec, res: physics.ShotResult, lines) -> list[dict]:
     return out
 
 
-def run_table(table: str, shots: int, seed: int) -> dict:
-    spec = get_table(table)
+def _show(table: str, shot: int, kind: str, lines: list[str]) -> None:
+    """Print one shot's misses, false events and wrong first contact (``--show``)."""
+    for line in lines:
+        print(f"{table} shot {shot} ({kind}): {line}")
+
+
+def _describe(kind: str, ids, name, t_s: float) -> str:
+    return f"{kind} {tuple(ids)} {name or ''} t={t_s:.3f}"
+
+
+def simulated_shots(spec: TableSpec, shots: int, seed: int):
+    """Yield ``(index, kind, ShotResult, Tracks per frame)`` for ``shots`` simulated shots:
+    the benchmark's cases, the same for the same seed (diagnostics replay one by index)."""
     rng = np.random.default_rng(seed)
     settings = physics.physics_for(spec)
-    lines = tuple(spec.line(n) for n in default_lines(spec))
-    det = MotionEventDetector(spec)
-    seg = ShotSegmenter()
     noise = TrackNoise()
-    stats = Counter()
-    dt_ms: list[float] = []
-    cushion_dt_ms: list[float] = []
-    per_kind = {k: Counter() for k in (*[n for kind in _SPLIT for n in (
-        kind, _sub(kind, False), _sub(kind, True))], *TOL_S)}
     kinds = (["break", "cluster", "split", "random", "random"] if spec.family is Family.POOL
              else ["start", "random"])
-    frame_time = 0.0
-    frames = 0
     done = fails = 0
     while done < shots:
         kind = kinds[(done + fails) % len(kinds)]
@@ -269,11 +270,30 @@ def run_table(table: str, shots: int, seed: int) -> dict:
             if fails < 5:
                 print(f"skipped a {kind} case: {exc}", file=sys.stderr)
             continue
-        done += 1
         t = np.arange(0.0, res.t_end_s + 1.2, 1 / FPS)
         st = res.status_at(t).astype(int)
         tracks = sample_tracks(t, res.xy_at(t), st, res.start.ids, res.start.labels, noise,
                                rng, res.v_at(t))
+        yield done, kind, res, tracks
+        done += 1
+
+
+def run_table(table: str, shots: int, seed: int, show: bool = False,
+              only: frozenset[int] | None = None) -> dict:
+    spec = get_table(table)
+    lines = tuple(spec.line(n) for n in default_lines(spec))
+    det = MotionEventDetector(spec)
+    seg = ShotSegmenter()
+    stats = Counter()
+    dt_ms: list[float] = []
+    cushion_dt_ms: list[float] = []
+    per_kind = {k: Counter() for k in (*[n for kind in _SPLIT for n in (
+        kind, _sub(kind, False), _sub(kind, True))], *TOL_S)}
+    frame_time = 0.0
+    frames = 0
+    for done, kind, res, tracks in simulated_shots(spec, shots, seed):
+        if only is not None and done not in only:
+            continue
         det.reset()
         seg.reset()
         events, got = [], []
@@ -299,7 +319,8 @@ def run_table(table: str, shots: int, seed: int) -> dict:
         for e in events:
             per_kind[e.kind.value]["det"] += 1
 
-        for g in gt:
+        found = set()
+        for n, g in enumerate(gt):
             best = None
             for k, e in enumerate(events):
                 if k in used or not _same_event(e, g):
@@ -308,6 +329,7 @@ def run_table(table: str, shots: int, seed: int) -> dict:
                 if d < TOL_S[g["kind"]] and (best is None or d < best[0]):
                     best = (d, k)
             if best is not None:
+                found.add(n)
                 used.add(best[1])
                 sub_of[best[1]] = g.get("frozen", False)
                 per_kind[g["kind"]]["hit"] += 1
@@ -327,6 +349,19 @@ def run_table(table: str, shots: int, seed: int) -> dict:
                     per_kind[g["kind"]]["dont_care"] += 1
                     sub_of[k] = None
                     break
+        if only is not None:
+            _show(table, done, kind, [
+                *("TRUTH " + _describe(g["kind"], g["ids"], g.get("name"), g["t"])
+                  + (" (don't care)" if g.get("dont_care") else "") for g in gt_all),
+                *("DETECTED " + _describe(e.kind.value, e.ids, e.cushion or e.pocket or e.line,
+                                          e.t_s) + f" conf {e.confidence:.2f}" for e in events)])
+        if show:
+            missed = [g for n, g in enumerate(gt) if n not in found]
+            _show(table, done, kind, [
+                *("MISS " + _describe(g["kind"], g["ids"], g.get("name"), g["t"])
+                  + (" (touching at rest)" if g.get("frozen") else "") for g in missed),
+                *("FALSE " + _describe(e.kind.value, e.ids, e.cushion or e.pocket or e.line,
+                                       e.t_s) for k, e in enumerate(events) if k not in used)])
         for k, e in enumerate(events):
             e_kind = e.kind.value
             if e_kind in _SPLIT and sub_of.get(k, False) is not None:
@@ -355,6 +390,10 @@ def run_table(table: str, shots: int, seed: int) -> dict:
         elif fc is not None and fc.confidence < 0.5:
             stats["first_review"] += 1
             stats["split_review"] += kind == "split"
+        if show and gt_other != det_other:
+            _show(table, done, kind, [
+                f"FIRST CONTACT {det_other} (conf {fc.confidence if fc else float('nan'):.2f}),"
+                f" truth {gt_other} at {_t_of(first_gt):.3f}"])
         pocketed_gt = {g["ids"][0] for g in gt if g["kind"] == "pocket"}
         pocketed = {e.ids[0] for e in (shot.pocketed() if shot else [])}
         stats["pocket_ok"] += pocketed_gt == pocketed
@@ -368,6 +407,10 @@ def run_table(table: str, shots: int, seed: int) -> dict:
 
 
 SECTION = "Event detection (adjudication.detection)"
+
+
+def _t_of(g: dict | None) -> float:
+    return g["t"] if g else math.nan
 
 
 def _pct(xs, q):
@@ -425,8 +468,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--tables", default="pool-9ft,novuss")
     ap.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
+    ap.add_argument("--show", action="store_true",
+                    help="print each shot's missed and false events and wrong first contacts")
+    ap.add_argument("--only", type=int, nargs="+", metavar="SHOT",
+                    help="run only these shots (by index) and print all their events")
     args = ap.parse_args()
-    results = [run_table(t, args.shots, args.seed) for t in args.tables.split(",")]
+    only = frozenset(args.only) if args.only else None
+    results = [run_table(t, args.shots, args.seed, args.show, only)
+               for t in args.tables.split(",")]
     text = report(results, args.shots)
     print(text)
     if args.write:
