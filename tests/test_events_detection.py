@@ -1253,3 +1253,34 @@ def test_ball_that_hits_the_pockets_jaw_before_it_drops_hits_that_cushion(seed):
         e.kind == "pocket" and e.ids == (3,) for e in res.events)
     got = [e for e in of(events, EventKind.CUSHION) if e.labels == ("ball_12",)]
     assert got and got[0].cushion == "right_head" and abs(got[0].t_s - truth.t_s) < 0.02
+
+
+@pytest.mark.parametrize("seed", [0, 1, 4, 7])
+def test_puck_into_a_held_row_between_two_pawns_hit_the_one_on_the_side_that_flew(seed):
+    # the puck meets pawn 8 of the start row a mm short of pawn 7 beside it: its noisy
+    # path touches 7 first, but a hit on 7 would push the row the other way (towards 2);
+    # the far end pawn 9 flies off, so it met 8, and nothing pushed 8 from 7
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    events, res, _ = run(NOVUSS, ["puck", *labels], np.vstack([[13.88, -393.22], xy]),
+                         physics.Strike(1, 1.66106, 1380.76), seed=seed)
+    truth = [e.ids for e in res.events if e.kind == "contact" and 1 in e.ids]
+    assert set(truth) == {(1, 8), (8, 1)}
+    contacts = of(events, EventKind.CONTACT)
+    pairs = [set(e.ids) for e in contacts]
+    assert pairs[0] == {1, 8}
+    assert {1, 7} not in pairs and {7, 8} not in pairs and {8, 9} in pairs
+    assert [e.ids for e in of(events, EventKind.CUSHION)
+            if abs(e.t_s - contacts[0].t_s) < 0.01] == [(8,)]
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4, 5])
+def test_puck_that_meets_two_pawns_of_a_held_row_pushes_the_row_both_ways(seed):
+    # along the row at a slant, the puck meets pawn 6 and 3 ms later pawn 7: both ends of
+    # the row fly off, so it met both, 6 first, and neither pushed the other
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    events, res, _ = run(NOVUSS, ["puck", *labels], np.vstack([[-290.14, -474.84], xy]),
+                         physics.Strike(1, 0.6138, 2966.74), seed=seed)
+    truth = [e.ids for e in res.events if e.kind == "contact" and 1 in e.ids]
+    assert truth[0] == (1, 6) and (1, 7) in truth
+    pairs = [set(e.ids) for e in of(events, EventKind.CONTACT)]
+    assert [p for p in pairs if 1 in p][:2] == [{1, 6}, {1, 7}] and {6, 7} not in pairs

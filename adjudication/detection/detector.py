@@ -162,6 +162,9 @@ _REACH_GAP_MM = 4.0
 #: A striker hitting a resting object within this (mm, edge to edge) of a neighbour
 #: touching it may have met either first: a puck into the junction of two pawns.
 _JUNCTION_GAP_MM = 2.0
+#: ... and a striker whose noisy path touched one of a row's pawns may have met its
+#: neighbour instead up to this long (s) after: which end of the row flies off tells.
+_JUNCTION_LATE_S = 0.005
 
 
 @dataclass(frozen=True, slots=True)
@@ -1253,33 +1256,46 @@ class MotionEventDetector:
             roots = [s for s in struck if s in pos] + held + [
                 int(m) for m in recent.tolist() if not self._orphan[m]]
             # every root's push on the way it came in first; then, for what none
-            # reached, on any way into the root: an object it reaches only so proves the
+            # reached, a striker that met the root's neighbour instead (_junction_hit);
+            # then on any way into the root: an object it reaches only so proves the
             # push went there (the way in is measured on the striker's path, and a
             # graze's is barely known)
             ways = [(r, self._came_in(r, t_a)) for r in roots]
-            for first, came in ways + [(r, None) for r, d in ways if d is not None]:
-                parents, into = self._impulse_spread(pos[first], came, xy, touch)
-                for s in waiting:
-                    if s in explained or s not in pos or pos[s] not in parents:
-                        continue
-                    links = self._push_links(s, a, t_a, rest, xy, parents, pos)
-                    t_on = hit_t[first] if first in held else float(self._t_start[first])
-                    if not math.isfinite(t_on):
-                        t_on = t_a + self._window(a)[0] / 2
-                    for x, y in links:
-                        key = (min(x, y), max(x, y))
-                        if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+            any_way: list[tuple[int, np.ndarray | None]] = [
+                (r, None) for r, d in ways if d is not None]
+            for stage, pairs in enumerate((ways, any_way)):
+                if stage == 1:
+                    waiting = [s for s in waiting if s not in explained]
+                    if waiting and self._shot_on and self._junction_hit(
+                            waiting, [r for r, d in ways if d is not None], rest, xy, touch,
+                            pos, held, explained, a, t_a):
+                        grew = True  # pushes go on from the neighbour
+                        break
+                for first, came in pairs:
+                    parents, into = self._impulse_spread(pos[first], came, xy, touch)
+                    for s in waiting:
+                        if s in explained or s not in pos or pos[s] not in parents:
                             continue
-                        self._last_pair_t[key] = t_a
-                        self._event(EventKind.CONTACT, t_on, a, (self._ref(x), self._ref(y)),
-                                    xy[pos[x]], 0.7 * self._quality([x, y], a), 0.005)
-                        self._pressed_cushion(y, xy[pos[y]] - xy[pos[x]], t_on, a)
-                    d_in = into[pos[s]]
-                    if d_in is not None:
-                        self._hit_dir[s] = (t_on, d_in)
-                    explained.add(s)
-                    self._orphan[s] = False
-                    grew = True
+                        links = self._push_links(s, a, t_a, rest, xy, parents, pos)
+                        t_on = (hit_t[first] if first in held
+                                else float(self._t_start[first]))
+                        if not math.isfinite(t_on):
+                            t_on = t_a + self._window(a)[0] / 2
+                        for x, y in links:
+                            key = (min(x, y), max(x, y))
+                            if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+                                continue
+                            self._last_pair_t[key] = t_a
+                            self._event(EventKind.CONTACT, t_on, a,
+                                        (self._ref(x), self._ref(y)), xy[pos[x]],
+                                        0.7 * self._quality([x, y], a), 0.005)
+                            self._pressed_cushion(y, xy[pos[y]] - xy[pos[x]], t_on, a)
+                        d_in = into[pos[s]]
+                        if d_in is not None:
+                            self._hit_dir[s] = (t_on, d_in)
+                        explained.add(s)
+                        self._orphan[s] = False
+                        grew = True
             waiting = [s for s in waiting if s not in explained]
 
     def _touching(self, slots: np.ndarray, xy: np.ndarray) -> np.ndarray:
@@ -1325,6 +1341,108 @@ class MotionEventDetector:
         norm = float(np.linalg.norm(d))
         if norm > 1e-9:
             self._hit_dir[s] = (t_s, d / norm)
+
+    def _junction_hit(self, waiting: list[int], roots: list[int], rest: np.ndarray,
+                      xy: np.ndarray, touch: np.ndarray, pos: dict[int, int], held: list[int],
+                      explained: set[int], a: int, t_a: float) -> bool:
+        """A start no push reaches on the way it came in, beside a root a striker hit
+        where it met a touching neighbour of the root within its noise too (a puck into
+        the junction of two pawns of a row, a mm from each; the noisy path touches the
+        wrong one first): when the neighbour's push, along the line from the striker,
+        reaches the start, the striker met the neighbour. The pending contact moves to it,
+        with its pressed cushion, unless the root's own push went on as well (the puck
+        met both: a second contact). Which end of a row flies off tells the side it was
+        hit on."""
+        for r in roots:
+            if not self._held(r):
+                continue  # (in a rack, which side the push went is no measure of it)
+            hit = self._pending_contact(r)
+            if hit is None:
+                continue
+            ev, sigma_t = hit
+            j = self._slot_of[ev.objects[0].id]
+            for m in np.flatnonzero(touch[pos[r]]).tolist():
+                k = int(rest[m])
+                if self._mode[k] != _REST or k in held or k == j or not self._held(k):
+                    continue
+                met = self._met_too(j, k, ev, a, t_a)
+                if met is None:
+                    continue
+                t_k, p_k = met
+                line = xy[m] - p_k
+                parents, _ = self._impulse_spread(m, line / max(float(np.linalg.norm(line)),
+                                                               1e-9), xy, touch)
+                if not any(pos.get(s) in parents for s in waiting):
+                    continue
+                went_on, _ = self._impulse_spread(pos[r], self._came_in(r, t_a), xy, touch)
+                if not (self._mode[r] != _REST or any(
+                        int(rest[q]) in explained or self._mode[rest[q]] == _MOVING
+                        for q in went_on if q != pos[r])):
+                    self._retract(ev)
+                    self._retract_cushion(r, ev.t_s)
+                    self._hit_dir.pop(r, None)
+                    self._struck_t.pop(r, None)
+                    explained.discard(r)
+                self._event(EventKind.CONTACT, t_k, a, (ev.objects[0], self._ref(k)), p_k,
+                            ev.confidence, sigma_t)
+                self._pressed_cushion(k, line, t_k, a)
+                self._note_hit(k, t_k, p_k)
+                self._struck_t[k] = t_k
+                self._last_pair_t[(min(j, k), max(j, k))] = t_a
+                return True
+        return False
+
+    def _met_too(self, j: int, k: int, hit: Event, a: int, t_a: float
+                 ) -> tuple[float, np.ndarray] | None:
+        """When and where mover ``j``, on its path into the ``hit`` it made (fitted to its
+        sightings before), met resting slot ``k`` too: touching it within a frame before
+        the hit or ``_JUNCTION_LATE_S`` after, or passing within its noise of it. None
+        when it passed clear."""
+        tt, xa = self._samples(j, a - 6, a, t_a)
+        before = tt < hit.t_s - t_a
+        n = int(np.count_nonzero(before))
+        r = float(self._radius[j] + self._radius[k])
+        if n < 2:
+            p = np.array(hit.xy_mm)
+            gap = float(np.linalg.norm(self._rest_xy[k] - p)) - r
+            return (hit.t_s, p) if gap < 3.0 * self._sigma_of(j, a) else None
+        coef, _ = fit_path(tt[before], xa[before], 2 if n >= 4 else 1)
+        still = np.array([self._rest_xy[k], [0.0, 0.0], [0.0, 0.0]])
+        lo, hi = hit.t_s - t_a - self._dt, hit.t_s - t_a + _JUNCTION_LATE_S
+        tc = first_touch(coef, still, r, lo, hi)
+        if tc is None:
+            tc, dmin = closest_approach(coef, still, lo, hi)
+            if dmin - r > 3.0 * self._sigma_of(j, a):
+                return None
+        return t_a + tc, eval_path(coef, tc)
+
+    def _pending_contact(self, s: int) -> tuple[Event, float] | None:
+        """The pending contact (and its time's sigma) by which a mover struck resting slot
+        ``s`` at the time noted for the hit on it."""
+        hit = self._hit_dir.get(s)
+        if hit is None:
+            return None
+        sid = int(self._ids[s])
+        for ev, sig in self._pending:
+            if (ev.kind is EventKind.CONTACT and ev.t_s == hit[0] and len(ev.objects) == 2
+                    and ev.objects[1].id == sid
+                    and self._mode[self._slot_of[ev.objects[0].id]] == _MOVING):
+                return ev, sig
+        return None
+
+    def _retract(self, ev: Event) -> None:
+        self._pending = [p for p in self._pending if p[0] is not ev]
+
+    def _retract_cushion(self, s: int, t_s: float) -> None:
+        """Take back slot ``s``'s pending cushion at ``t_s`` (a press into it by a hit
+        that went to its neighbour)."""
+        sid = int(self._ids[s])
+        gone = [ev for ev, _ in self._pending if ev.kind is EventKind.CUSHION
+                and ev.t_s == t_s and ev.objects[0].id == sid]
+        for ev in gone:
+            self._retract(ev)
+            k = next(k for k, c in enumerate(self.spec.cushions) if c.name == ev.cushion)
+            self._last_cush_t.pop((s, k), None)
 
     @staticmethod
     def _impulse_spread(root: int, came: np.ndarray | None, xy: np.ndarray, touch: np.ndarray
