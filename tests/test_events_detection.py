@@ -1284,3 +1284,23 @@ def test_puck_that_meets_two_pawns_of_a_held_row_pushes_the_row_both_ways(seed):
     assert truth[0] == (1, 6) and (1, 7) in truth
     pairs = [set(e.ids) for e in of(events, EventKind.CONTACT)]
     assert [p for p in pairs if 1 in p][:2] == [{1, 6}, {1, 7}] and {6, 7} not in pairs
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize(("puck", "heading", "speed"), [
+    ((-211.76, -455.94), -0.0772, 3075.4), ((-221.7, -459.91), -0.0566, 2678.9)])
+def test_puck_hidden_until_it_comes_off_the_row_by_its_rail_never_hit_that_rail(
+        seed, puck, heading, speed):
+    # hidden under the cue until it has hit the start row's end pawn, the puck is first
+    # seen on its way off that pawn: its line, run back, reaches its own rail behind the
+    # pawn, but on the way it passes the pawn it came off, which explains the bend
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    _, res, tracks = run(NOVUSS, ["puck", *labels], np.vstack([puck, xy]),
+                         physics.Strike(1, heading, speed), seed=seed)
+    hit = next(e for e in res.events if e.kind == "contact")
+    assert hit.ids == (1, 10)
+    assert not [e for e in res.events if e.kind == "cushion" and e.ids == (1,)
+                and e.t_s < 0.7]
+    events = detect_hiding(NOVUSS, tracks, 1, 0.3, hit.t_s + 0.001)
+    assert [e.ids for e in of(events, EventKind.CONTACT) if 1 in e.ids][0] == (1, 10)
+    assert not [e for e in of(events, EventKind.CUSHION) if e.ids == (1,) and e.t_s < 0.7]

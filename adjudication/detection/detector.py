@@ -1785,9 +1785,11 @@ class MotionEventDetector:
                 continue
             if self._cushion_recent(s, c, t_a + tc):
                 continue
-            if unsure_start and self._touches_resting(s, touch, 3.0 * self._sigma_of(s, a)
-                                                      + self.settings.onset_min_mm):
+            slack = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
+            if unsure_start and self._touches_resting(s, touch, slack):
                 continue  # (it may have come off that object: a row the cushion holds)
+            if self._touches_resting(s, touch, slack, p0 + v * float(tt[k])):
+                continue  # (its way out passes an object it may have come off instead)
             # (left at its speed off the cushion at the earliest: it came in faster)
             tau0 = max(left_s, tc - float(np.linalg.norm(came)) / speed) if (
                 unsure_start) else left_s
@@ -1796,13 +1798,18 @@ class MotionEventDetector:
             return c, tc, touch, tau0
         return None
 
-    def _touches_resting(self, s: int, xy: np.ndarray, slack_mm: float) -> bool:
-        """Whether slot ``s`` centred at ``xy`` would touch (within ``slack_mm``) another
-        object at rest."""
+    def _touches_resting(self, s: int, xy: np.ndarray, slack_mm: float,
+                         to_xy: np.ndarray | None = None) -> bool:
+        """Whether slot ``s`` centred at ``xy`` (or anywhere on the straight way from there
+        to ``to_xy``) would touch (within ``slack_mm``) another object at rest."""
         rest = np.flatnonzero(self._mode == _REST)
         rest = rest[rest != s]
-        gap = np.linalg.norm(self._rest_xy[rest] - xy, axis=1) - (
-            self._radius[rest] + self._radius[s])
+        q = self._rest_xy[rest]
+        if to_xy is not None:  # (the nearest point of the way to each)
+            d = to_xy - xy
+            w = np.clip(((q - xy) @ d) / max(float(d @ d), 1e-9), 0.0, 1.0)
+            xy = xy + w[:, None] * d
+        gap = np.linalg.norm(q - xy, axis=-1) - (self._radius[rest] + self._radius[s])
         return bool(np.any(gap <= slack_mm))
 
     def _on_way_in(self, s: int, a: int, t_a: float, tau0: float, tau1: float,
