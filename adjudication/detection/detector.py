@@ -112,6 +112,10 @@ _HUG_MM = 3.0
 #: An object that left rest this recently (s) still passes a push on to the touching
 #: objects it rested against: their onsets may show a frame or two after its own.
 _RECENT_START_S = 0.1
+#: ... and one hit this recently passes it on, or was started by it, though seen leaving
+#: only now: a rack ball the push went through keeps a tenth of it and creeps off at 60
+#: mm/s, seen leaving four frames after the hit.
+_RECENT_HIT_S = 0.15
 #: A touching neighbour pushed an object when the object leaves it within 60 degrees of
 #: their line of centres (cos): the impulse passes along that line. Lower credits more
 #: neighbours (a rack ball leaving two behind it); higher only the one it leaves straight.
@@ -1235,6 +1239,14 @@ class MotionEventDetector:
         # that of the object that passed the push on); it passes on no push itself
         waiting = [s for s in starts if s not in explained] + [
             int(m) for m in recent[self._orphan[recent]].tolist()]
+        # one a hit or push reached lately: that started it, seen late (a creeper)
+        hit_t = {k: t_k for k, (t_k, _) in self._hit_dir.items()} | self._struck_t
+        for s in waiting:
+            if self._shot_on and t_a - hit_t.get(s, -math.inf) < _RECENT_HIT_S:
+                explained.add(s)
+                self._orphan[s] = False
+                self._t_start[s] = min(float(self._t_start[s]), hit_t[s])
+        waiting = [s for s in waiting if s not in explained]
         if not waiting:
             return
         rest = np.concatenate([np.flatnonzero(self._mode == _REST), recent])
@@ -1252,7 +1264,7 @@ class MotionEventDetector:
             # ball starts a frame after the balls it passed the hit on to)
             hit_t = {k: t_k for k, (t_k, _) in self._hit_dir.items()} | self._struck_t
             held = [k for k, t_k in hit_t.items()
-                    if t_a - t_k < _RECENT_START_S and k in pos and self._shot_on]
+                    if t_a - t_k < _RECENT_HIT_S and k in pos and self._shot_on]
             roots = [s for s in struck if s in pos] + held + [
                 int(m) for m in recent.tolist() if not self._orphan[m]]
             # every root's push on the way it came in first; then, for what none
@@ -1277,8 +1289,10 @@ class MotionEventDetector:
                         if s in explained or s not in pos or pos[s] not in parents:
                             continue
                         links = self._push_links(s, a, t_a, rest, xy, parents, pos)
-                        t_on = (hit_t[first] if first in held
-                                else float(self._t_start[first]))
+                        t_on = float(self._t_start[first])
+                        t_hit = hit_t.get(first, math.nan)
+                        if first in held or 0.0 <= t_on - t_hit < _RECENT_HIT_S:
+                            t_on = t_hit  # (a slow start is seen late: the hit times it)
                         if not math.isfinite(t_on):
                             t_on = t_a + self._window(a)[0] / 2
                         for x, y in links:
@@ -1293,6 +1307,7 @@ class MotionEventDetector:
                         d_in = into[pos[s]]
                         if d_in is not None:
                             self._hit_dir[s] = (t_on, d_in)
+                        self._struck_t[s] = t_on
                         explained.add(s)
                         self._orphan[s] = False
                         grew = True
@@ -1308,9 +1323,9 @@ class MotionEventDetector:
 
     def _came_in(self, s: int, t_a: float) -> np.ndarray | None:
         """Unit direction the hit that just started slot ``s`` came in along (None: none
-        noted in the last ``_RECENT_START_S``)."""
+        noted in the last ``_RECENT_HIT_S``)."""
         hit = self._hit_dir.get(s)
-        return hit[1] if hit is not None and t_a - hit[0] < _RECENT_START_S else None
+        return hit[1] if hit is not None and t_a - hit[0] < _RECENT_HIT_S else None
 
     def _at_junction(self, striker: int, other: int, p: np.ndarray) -> bool:
         """Whether the striker, centred at ``p`` as it hits resting ``other``, was as close
