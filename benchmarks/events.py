@@ -401,6 +401,8 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
         rail_gt = any(g["kind"] in ("cushion",) and g["t"] >= t_fc for g in gt)
         rail = bool(shot and fc and shot.cushions_after(fc.t_s))
         stats["rail_ok"] += rail_gt == rail
+        if show and rail_gt != rail:
+            _show(table, done, kind, [f"RAIL AFTER CONTACT {rail}, truth {rail_gt}"])
     return {"table": table, "stats": stats, "per_kind": per_kind, "dt_ms": dt_ms,
             "cushion_dt_ms": cushion_dt_ms, "ms_per_frame": 1000 * frame_time / max(frames, 1),
             "objects": "16 (pool break) / 17 (Novuss start)"}

@@ -125,7 +125,7 @@ def pocketed_ok(gt: GroundTruth, truth_frame: np.ndarray, run: list[Tracks],
 
 
 def survey(plan: list[tuple[Game, str | None]], shots: int, seed: int, max_mm: float,
-           shots_per_clip: int) -> dict[str, Any]:
+           shots_per_clip: int, show: bool = False) -> dict[str, Any]:
     accs, names = [], []
     hota = HOTA()
     hota_res: dict[str, dict[str, Any]] = {}
@@ -142,10 +142,14 @@ def survey(plan: list[tuple[Game, str | None]], shots: int, seed: int, max_mm: f
         run, truth_frame, t, sizes, pairs = track_clip(gt, seed + k, max_mm, acc)
         times += t
         big += [x for x, n in zip(t, sizes, strict=True) if n >= 30]
-        for rec in script.shots:
+        for n, rec in enumerate(script.shots):
             n_shots += 1
-            pocket_right += pocketed_ok(gt, truth_frame, run, rec.shot.t_start_s,
-                                        rec.shot.t_end_s)
+            ok = pocketed_ok(gt, truth_frame, run, rec.shot.t_start_s, rec.shot.t_end_s)
+            pocket_right += ok
+            if show and not ok:
+                print(f"  pocketed set wrong: clip {k} ({game.value}, {case or 'plain'}, seed"
+                      f" {seed + k}) shot {n}, {rec.shot.t_start_s:.2f}-{rec.shot.t_end_s:.2f}"
+                      " s", file=sys.stderr, flush=True)
         accs.append(acc)
         names.append(f"{game.value}-{case or 'plain'}-{k}")
         hota_res[names[-1]] = hota.eval_sequence(hota_data(pairs, max_mm))
@@ -201,6 +205,9 @@ def main() -> None:
     ap.add_argument("--sample-seeds", type=int, default=5,
                     help="noise seeds each sample clip is observed with")
     ap.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
+    ap.add_argument("--show", action="store_true",
+                    help="print each shot whose pocketed set is wrong")
+    ap.add_argument("--tables", default="pool-9ft,novuss")
     args = ap.parse_args()
     logging.basicConfig(level=logging.ERROR)
     lines = [
@@ -229,7 +236,9 @@ def main() -> None:
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for table, plan, max_mm in (("pool-9ft", POOL_PLAN, 30.0), ("novuss", NOVUSS_PLAN, 20.0)):
-        r = survey(plan, args.shots, args.seed, max_mm, args.shots_per_clip)
+        if table not in args.tables.split(","):
+            continue
+        r = survey(plan, args.shots, args.seed, max_mm, args.shots_per_clip, args.show)
         lines.append(
             f"| {table} | {r['clips']} | {r['shots']} | {r['frames']} | {r['switches']} |"
             f" {r['idf1']:.4f} | {r['hota']:.4f} | {r['deta']:.4f} | {r['assa']:.4f} |"

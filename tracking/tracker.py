@@ -79,6 +79,8 @@ _SPEED_SLACK_MM_S = 1000.0
 _FRESH_MOTION_S = 0.1
 #: A hidden striker's second sighting runs on within ~30 degrees of its first (cos).
 _SAME_LINE_COS = 0.87
+#: A lost object at a cushion moving within ~11 degrees of it (sin) rolled along it.
+_ALONG_CUSHION_SIN = 0.2
 #: How many objects of each class a Novuss board holds at most (doubles: 4 x 8 pawns).
 _NOVUSS_CAPACITY = {"puck": 1, "red_pawn": 16, "black_pawn": 16}
 
@@ -1211,6 +1213,7 @@ class Tracker:
         self._covered[rows] = 0
         self._knocked_to[rows] = np.nan
         self._touched_dir[rows] = np.nan
+        held = self._held[rows].copy()
         self._held[rows] = False
         self._t_state[rows] = t
         # label votes
@@ -1224,11 +1227,13 @@ class Tracker:
                 self._relabel(int(rows[k]), int(best[k]))
         # a centre found well inside a pocket's capture circle is past the point of no
         # return, whatever its path: a ball that rolled in hidden, its track held short of
-        # the pocket, is seen again lying in the cup
+        # the pocket, is seen again lying in the cup (not one seen resting where it lies:
+        # a pawn at rest on the circle's edge is found inside it by noise)
         pk = self._pockets
         if len(pk.capture_mm):
             d = np.linalg.norm(z[:, None] - pk.centre_xy_mm[None], axis=2)
-            inside = (d <= pk.capture_mm[None] - s.pocket_margin_mm).any(axis=1)
+            inside = (d <= pk.capture_mm[None] - s.pocket_margin_mm).any(axis=1) & (
+                self._moving[rows] | held)
             if inside.any():
                 self._retire(rows[inside], TrackState.POCKETED, z[inside])
                 rows, z = rows[~inside], z[~inside]
@@ -1457,8 +1462,8 @@ class Tracker:
         pk = self._pockets
         if not len(pk.capture_mm):
             return np.zeros(len(rows), dtype=bool)
-        a = self._last_seen_xy[rows]
-        d = self._x[rows, 2:] * self.settings.coast_s
+        a, d = self._along_cushion(rows, self._last_seen_xy[rows],
+                                   self._x[rows, 2:] * self.settings.coast_s)
         enter = self._pocket_entry(
             a, d, np.maximum(pk.capture_mm - self.settings.pocket_margin_mm, 1.0))
         potted = np.isfinite(enter)
@@ -1466,6 +1471,18 @@ class Tracker:
             self._retire(rows[potted], TrackState.POCKETED,
                          a[potted] + enter[potted, None] * d[potted])
         return potted
+
+    def _along_cushion(self, rows: np.ndarray, a: np.ndarray, d: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray]:
+        """Paths ``a -> a + d`` of tracks ``rows`` that run along a cushion (seen at or
+        beyond the line where the object's edge touches it, moving nearly parallel to it)
+        put on that line and kept there: noise sets a centre a few mm over it, and the
+        object rolling along a Novuss rail into the corner drops in a pocket whose
+        capture circle that line only grazes."""
+        nose = self._half_wh[None] - self._radius[self._label[rows]][:, None]  # (N, 2)
+        speed = np.linalg.norm(d, axis=1, keepdims=True)
+        slide = (np.abs(a) >= nose) & (np.abs(d) <= _ALONG_CUSHION_SIN * speed)
+        return (np.where(slide, np.sign(a) * nose, a), np.where(slide, 0.0, d))
 
     def _pocket_entry(self, a: np.ndarray, d: np.ndarray, radius: np.ndarray) -> np.ndarray:
         """For paths ``a -> a + d`` (N, 2), the fraction of ``d`` at which each first enters
@@ -1512,11 +1529,12 @@ class Tracker:
         d = b - a
         pk = self._pockets
         if len(pk.capture_mm):
-            enter = self._pocket_entry(a, d, pk.capture_mm + s.pocket_margin_mm)
+            a_in, d_in = self._along_cushion(rows, a, d)
+            enter = self._pocket_entry(a_in, d_in, pk.capture_mm + s.pocket_margin_mm)
             window = self._first_miss_t[rows] - self._last_seen_t[rows]
             potted = np.isfinite(enter) & (enter * duration_s <= s.lost_pocket_slack * window)
             if potted.any():
-                xy = a[potted] + enter[potted, None] * d[potted]
+                xy = a_in[potted] + enter[potted, None] * d_in[potted]
                 self._retire(rows[potted], TrackState.POCKETED, xy)
                 keep = ~potted
                 rows, a, b = rows[keep], a[keep], b[keep]
