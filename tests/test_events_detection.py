@@ -1324,3 +1324,20 @@ def test_rack_balls_that_creep_off_late_were_pushed_when_the_rack_was_hit(seed):
     pushes = [e for e in of(events, EventKind.CONTACT) if 1 not in e.ids]
     assert len(pushes) >= 6
     assert all(abs(e.t_s - t_hit) < 0.01 for e in pushes if e.t_s < t_hit + 0.2)
+
+
+@pytest.mark.parametrize("seed", [6, 7, 8, 10])
+def test_ball_grazed_slowly_is_timed_where_the_grazing_path_passes_it(seed):
+    # ball 10, knocked by the cue ball, rolls past ball 12 and grazes it at 75 mm/s: ball
+    # 12 creeps off, seen leaving two frames later; the grazing ball's fitted path passes
+    # within its noise of touching it, not quite through: that nearest pass times the hit
+    labels = ["cue_ball", "ball_12", "ball_10", "ball_4", "ball_7"]
+    xy = [[725.71, -26.17], [837.97, 431.58], [880.08, 470.51], [825.31, 487.51],
+          [36.5, 299.56]]
+    events, res, _ = run(POOL, labels, xy, physics.Strike(1, 1.27031, 3396.34, follow=0.338),
+                         seed=seed)
+    graze = [e for e in res.events if e.kind == "contact" and set(e.ids) == {2, 3}
+             and e.speed_mm_s > 50]
+    assert len(graze) == 1 and graze[0].speed_mm_s < 100
+    got = [e.t_s for e in of(events, EventKind.CONTACT) if set(e.ids) == {2, 3}]
+    assert min(abs(t - graze[0].t_s) for t in got) < 0.05

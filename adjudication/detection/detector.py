@@ -1954,9 +1954,17 @@ class MotionEventDetector:
         # mover's path reaches touching it, in the frames before, times the hit
         t0_j = float(self._t_start[j])
         lo_touch = t_on - t_a - _SLOW_ONSET_LAG * self._dt
-        touch = first_touch(cj, rest, float(self._radius[s] + self._radius[j]),
-                            max(lo_touch, t0_j - t_a) if math.isfinite(t0_j) else lo_touch,
-                            t_on - t_a)
+        lo_touch = max(lo_touch, t0_j - t_a) if math.isfinite(t0_j) else lo_touch
+        r_sum = float(self._radius[s] + self._radius[j])
+        touch = first_touch(cj, rest, r_sum, lo_touch, t_on - t_a)
+        if touch is None and t_on - t_a > lo_touch:
+            # (a graze: the mover's fitted path passes within its noise of touching)
+            # (nearest inside the window: a neighbour it rested against is nearest as it
+            # leaves)
+            tc_near, d_near = closest_approach(cj, rest, lo_touch, t_on - t_a)
+            if tc_near > lo_touch + 1e-3 and d_near - r_sum < 3.0 * max(
+                    self._sigma_of(j, a), self._sigma_of(s, a)):
+                touch = tc_near
         if touch is not None:
             t_on = t_a + touch
             self._t_start[s] = t_on
