@@ -1341,3 +1341,18 @@ def test_ball_grazed_slowly_is_timed_where_the_grazing_path_passes_it(seed):
     assert len(graze) == 1 and graze[0].speed_mm_s < 100
     got = [e.t_s for e in of(events, EventKind.CONTACT) if set(e.ids) == {2, 3}]
     assert min(abs(t - graze[0].t_s) for t in got) < 0.05
+
+
+@pytest.mark.parametrize("seed", [0, 3, 5])
+def test_puck_struck_into_the_pawn_beside_it_hits_it_as_the_shot_starts(seed):
+    # the puck lies 8 mm from the end pawn of the start row and is struck into it at
+    # 3.2 m/s: it comes back off the pawn before any frame shows it moving, and the pawn,
+    # held by the row, creeps off, seen leaving frames later. The puck's path after, run
+    # from its rest, never meets the pawn: it met it the moment its speed closed the gap
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    events, res, _ = run(NOVUSS, ["puck", *labels], np.vstack([[113.4, -440.37], xy]),
+                         physics.Strike(1, -2.17966, 3198.1), seed=seed, t0=0.4222)
+    hit = next(e for e in res.events if e.kind == "contact")
+    assert hit.ids == (1, 17) and hit.t_s - res.t0_s < 0.005
+    got = [e for e in of(events, EventKind.CONTACT) if e.ids == (1, 17)]
+    assert len(got) == 1 and abs(got[0].t_s - hit.t_s) < 0.01

@@ -1965,12 +1965,25 @@ class MotionEventDetector:
             if tc_near > lo_touch + 1e-3 and d_near - r_sum < 3.0 * max(
                     self._sigma_of(j, a), self._sigma_of(s, a)):
                 touch = tc_near
+        where = None
+        if touch is None and 0.0 < t_on - t0_j < _SLOW_ONSET_LAG * self._dt:
+            # (struck from right beside it, not touching: the striker bounced off it before
+            # it was seen moving, its path after, run from its rest, never meets it; it
+            # reached it in the time its speed takes to close the gap)
+            gap = float(np.linalg.norm(self._rest_xy[s] - self._start_xy[j])) - r_sum
+            speed = float(np.linalg.norm(cj[1]))
+            if _TOUCH_GAP_MM <= gap < speed * min(t_on - t0_j, self._dt):
+                touch = t0_j - t_a + gap / speed
+                where = self._start_xy[j] + gap * (self._rest_xy[s] - self._start_xy[j]) / (
+                    gap + r_sum)
         if touch is not None:
             t_on = t_a + touch
             self._t_start[s] = t_on
-        self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(s)),
-                    eval_path(cj, t_on - t_a), conf, 0.005)
-        self._pressed_cushion(s, self._rest_xy[s] - eval_path(cj, t_on - t_a), t_on, a)
+        if where is None:
+            where = eval_path(cj, t_on - t_a)
+        self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(s)), where, conf,
+                    0.005)
+        self._pressed_cushion(s, self._rest_xy[s] - where, t_on, a)
         return True
 
     def _pressed_cushion(self, s: int, push_xy: np.ndarray, t_s: float, a: int) -> None:
