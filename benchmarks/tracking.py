@@ -1,6 +1,7 @@
 """Tracking accuracy and speed (tracking.tracker) on generated matches and sample clips.
 
     python benchmarks/tracking.py [--shots 300] [--seed 5000] [--write]
+    python benchmarks/tracking.py --shots 100 --tables novuss --show  # wrong pocketed sets
 
 Plays matches with the bots (``simulation.match.direct``, no rendering) until each table
 type has ``--shots`` shots: pool-9ft over 8-ball, 9-ball, 10-ball and 14.1 with the hard
