@@ -46,6 +46,18 @@ def run(spec, labels, xy, strike, *, seed=0, noise=CLEAN, t0=0.5, tail_s=1.2):
     return events, res, tracks
 
 
+def rack_break(game, rack_seed, speed_mm_s, *, seed, follow=0.0):
+    """A break at ``speed_mm_s`` from half-way up the table straight at the apex of a
+    ``game`` rack (racked by ``rack_seed``); ``run``'s (events, result, tracks) and the
+    time the cue ball hits the rack."""
+    labels, xy = pool_rack(game, POOL, np.random.default_rng(rack_seed))
+    cue = np.array([-POOL.half_wh_mm[0] / 2, 0.0])
+    events, res, tracks = run(POOL, ["cue_ball", *labels], np.vstack([cue, xy]),
+                              physics.Strike(1, math.atan2(*(xy[0] - cue)[::-1]), speed_mm_s,
+                                             follow=follow), seed=seed)
+    return events, res, tracks, next(e.t_s for e in res.events if e.kind == "contact")
+
+
 def of(events, kind):
     return [e for e in events if e.kind is kind]
 
@@ -521,14 +533,7 @@ def test_pawn_jittering_behind_a_struck_puck_is_not_struck_by_it():
 def test_break_cue_ball_touches_only_the_apex_ball(seed):
     # the cue ball's path run on past the apex would meet the second row a few ms later;
     # its path ends at its first contact, so the whole rack is not pinned on it
-    from simulation.racks import pool_rack
-
-    labels, xy = pool_rack("9ball", POOL, np.random.default_rng(3 + seed))
-    cue = np.array([-POOL.half_wh_mm[0] / 2, 0.0])
-    events, res, _ = run(POOL, ["cue_ball", *labels], np.vstack([cue, xy]),
-                         physics.Strike(1, math.atan2(*(xy[0] - cue)[::-1]), 7000.0),
-                         seed=seed)
-    t_hit = next(e.t_s for e in res.events if e.kind == "contact")
+    events, _, _, t_hit = rack_break("9ball", 3 + seed, 7000.0, seed=seed)
     cue_contacts = [e for e in of(events, EventKind.CONTACT)
                     if 1 in e.ids and e.t_s < t_hit + 0.1]
     assert [tuple(sorted(e.ids)) for e in cue_contacts] == [(1, 2)]
@@ -539,14 +544,7 @@ def test_break_cue_ball_touches_only_the_apex_ball(seed):
 def test_break_contacts_are_never_timed_before_the_cue_ball_hits_the_rack(seed, game):
     # a back-corner ball flies off first and fastest: its path run back, or a slow ball's
     # onset run back, lands before the break; nothing in the rack moves before the hit
-    from simulation.racks import pool_rack
-
-    labels, xy = pool_rack(game, POOL, np.random.default_rng(10 + seed))
-    cue = np.array([-POOL.half_wh_mm[0] / 2, 0.0])
-    events, res, _ = run(POOL, ["cue_ball", *labels], np.vstack([cue, xy]),
-                         physics.Strike(1, math.atan2(*(xy[0] - cue)[::-1]), 7000.0),
-                         seed=seed)
-    t_hit = next(e.t_s for e in res.events if e.kind == "contact")
+    events, _, _, t_hit = rack_break(game, 10 + seed, 7000.0, seed=seed)
     contacts = of(events, EventKind.CONTACT)
     assert contacts and min(e.t_s for e in contacts) > t_hit - 0.003
 
@@ -994,12 +992,7 @@ def test_break_with_the_cue_ball_unseen_until_it_comes_back_hits_the_apex_first(
     # a break's cue ball is a blur from its stroke until it comes back off the rack: the
     # whole rack leaves rest at once with no mover in sight. The cue ball's first
     # positions, run back to when the rack left, touch the apex ball only.
-    labels, xy = pool_rack("9ball", POOL, np.random.default_rng(3 + seed))
-    cue = np.array([-POOL.half_wh_mm[0] / 2, 0.0])
-    _, res, tracks = run(POOL, ["cue_ball", *labels], np.vstack([cue, xy]),
-                         physics.Strike(1, math.atan2(*(xy[0] - cue)[::-1]), 7000.0,
-                                        follow=-0.3), seed=seed)
-    hit = next(e.t_s for e in res.events if e.kind == "contact")
+    _, res, tracks, hit = rack_break("9ball", 3 + seed, 7000.0, seed=seed, follow=-0.3)
     events = detect_hiding(POOL, tracks, 1, res.t0_s - 0.01, hit + 0.04)
     first = [e for e in of(events, EventKind.CONTACT) if 1 in e.ids][:1]
     assert [tuple(sorted(e.ids)) for e in first] == [(1, 2)]
@@ -1311,14 +1304,7 @@ def test_rack_balls_that_creep_off_late_were_pushed_when_the_rack_was_hit(seed):
     # a soft break: the balls behind the second row keep a tenth of the push and creep
     # off at ~60 mm/s, seen leaving four frames after the hit; each push through the rack
     # is timed at the hit (the impulse crosses it in a ms), not at a creeper's late onset
-    from simulation.racks import pool_rack
-
-    labels, xy = pool_rack("9ball", POOL, np.random.default_rng(20 + seed))
-    cue = np.array([-POOL.half_wh_mm[0] / 2, 0.0])
-    events, res, _ = run(POOL, ["cue_ball", *labels], np.vstack([cue, xy]),
-                         physics.Strike(1, math.atan2(*(xy[0] - cue)[::-1]), 2500.0),
-                         seed=seed)
-    t_hit = next(e.t_s for e in res.events if e.kind == "contact")
+    events, res, _, t_hit = rack_break("9ball", 20 + seed, 2500.0, seed=seed)
     assert not [e for e in res.events if e.kind == "contact" and e.speed_mm_s > 50
                 and 1 not in e.ids and t_hit + 0.01 < e.t_s < t_hit + 0.2]
     pushes = [e for e in of(events, EventKind.CONTACT) if 1 not in e.ids]
