@@ -1240,7 +1240,7 @@ class MotionEventDetector:
         waiting = [s for s in starts if s not in explained] + [
             int(m) for m in recent[self._orphan[recent]].tolist()]
         # one a hit or push reached lately: that started it, seen late (a creeper)
-        hit_t = {k: t_k for k, (t_k, _) in self._hit_dir.items()} | self._struck_t
+        hit_t = self._hit_times()
         for s in waiting:
             if self._shot_on and t_a - hit_t.get(s, -math.inf) < _RECENT_HIT_S:
                 explained.add(s)
@@ -1262,7 +1262,7 @@ class MotionEventDetector:
             struck = explained if self._shot_on else explained & set(starts)
             # (struck objects held still, or hit and not seen moving yet: a rack's apex
             # ball starts a frame after the balls it passed the hit on to)
-            hit_t = {k: t_k for k, (t_k, _) in self._hit_dir.items()} | self._struck_t
+            hit_t = self._hit_times()
             held = [k for k, t_k in hit_t.items()
                     if t_a - t_k < _RECENT_HIT_S and k in pos and self._shot_on]
             roots = [s for s in struck if s in pos] + held + [
@@ -1279,8 +1279,8 @@ class MotionEventDetector:
                 if stage == 1:
                     waiting = [s for s in waiting if s not in explained]
                     if waiting and self._shot_on and self._junction_hit(
-                            waiting, [r for r, d in ways if d is not None], rest, xy, touch,
-                            pos, held, explained, a, t_a):
+                            waiting, [r for r, _ in any_way], rest, xy, touch, pos, held,
+                            explained, a, t_a):
                         grew = True  # pushes go on from the neighbour
                         break
                 for first, came in pairs:
@@ -1312,6 +1312,11 @@ class MotionEventDetector:
                         self._orphan[s] = False
                         grew = True
             waiting = [s for s in waiting if s not in explained]
+
+    def _hit_times(self) -> dict[int, float]:
+        """When each slot was last struck: noted with the direction of the hit
+        (``_hit_dir``) or without (``_struck_t``, which wins where both are)."""
+        return {k: t_k for k, (t_k, _) in self._hit_dir.items()} | self._struck_t
 
     def _touching(self, slots: np.ndarray, xy: np.ndarray) -> np.ndarray:
         """``(N, N)``: which of ``slots``, at ``xy``, touch (within ``_TOUCH_GAP_MM``)."""
