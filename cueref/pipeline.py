@@ -167,9 +167,7 @@ class Pipeline:
         self.orient = orient
         self.engine = engine_for(game, spec)
         self.tracker = Tracker(spec)
-        singles = game.is_novuss and game.players_per_side == 1
-        self.events = MotionEventDetector(spec, DetectorSettings(
-            stroke_zones=("zone_a", "zone_b")) if singles else None)
+        self.events = MotionEventDetector(spec, DetectorSettings.for_game(game))
         self.segmenter = ShotSegmenter()
         self.state: MatchState | None = None
         self.last_tracks: Tracks | None = None

@@ -17,6 +17,7 @@ from adjudication.detection import (
     zone_membership,
 )
 from adjudication.events import Event, EventKind, ObjectRef
+from adjudication.games import Game
 from calibration.tables import get_table
 from simulation import physics
 from simulation.racks import novuss_start, pool_rack
@@ -440,14 +441,14 @@ def test_shot_ends_when_a_rolling_ball_is_lost_from_view_and_held_by_the_tracker
     assert len(ends) == 1 and ends[0].t_s < tracks[-1].t_s
 
 
-@pytest.mark.parametrize("zones, stroke", [
-    (("zone_a", "zone_b"), False),  # singles: strokes are played from a's and b's zones
-    (("zone_a", "zone_b", "zone_left", "zone_right"), True),  # doubles: from all four
+@pytest.mark.parametrize("game, stroke", [
+    (Game.NOVUSS, False),  # singles: strokes are played from a's and b's zones
+    (Game.NOVUSS_DOUBLES, True),  # doubles: from all four
 ])
-def test_novuss_puck_slid_off_a_side_zone_is_a_stroke_only_in_doubles(zones, stroke):
+def test_novuss_puck_slid_off_a_side_zone_is_a_stroke_only_in_doubles(game, stroke):
     from adjudication.detection import DetectorSettings
 
-    det = MotionEventDetector(NOVUSS, DetectorSettings(stroke_zones=zones))
+    det = MotionEventDetector(NOVUSS, DetectorSettings.for_game(game))
     events = []
     rest = np.array([-432.0, 128.0])
     for k in range(60):

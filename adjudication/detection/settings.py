@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudication.games import Game
+
 #: The objects a player strokes and handles between shots (both settings below use them).
 STRIKER_LABELS: tuple[str, ...] = ("cue_ball", "puck")
 
@@ -77,6 +79,13 @@ class DetectorSettings:
     lines: tuple[str, ...] | None = None
     striker_labels: tuple[str, ...] = STRIKER_LABELS
     stroke_zones: tuple[str, ...] = ("zone_a", "zone_b", "zone_left", "zone_right")
+
+    @classmethod
+    def for_game(cls, game: Game) -> DetectorSettings:
+        """The defaults, with Novuss singles played from its two end zones only."""
+        if game.is_novuss and game.players_per_side == 1:
+            return cls(stroke_zones=("zone_a", "zone_b"))
+        return cls()
 
     def __post_init__(self) -> None:
         if not 2 <= self.lag_frames <= 30:
