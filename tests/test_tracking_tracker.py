@@ -1026,3 +1026,27 @@ def test_pawn_resting_on_the_edge_of_a_capture_circle_is_never_pocketed_by_noise
         q = int(np.flatnonzero(tracks.id == pawn)[0])
         assert tracks.state[q] == TrackState.RESTING, tracks.state[q]
     assert len(run[-1]) == 2
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pawn_rolling_unseen_never_turns_back_to_take_one_struck_behind_it(seed) -> None:
+    # Pawn A rolls at 1.2 m/s under a hand (unseen from frame 12); the puck knocks pawn B,
+    # beside A's path, into motion at 2 m/s (B unseen for two frames in the blur). B's
+    # first sighting lies nearer A's last sighting than B's place, but behind A, with
+    # nothing on A's way to throw it back: it is B's, and A is found again further on.
+    frames_n, knock = 24, 11
+    xy = np.zeros((frames_n, 3, 2))
+    for k in range(frames_n):
+        xy[k, 0] = [-400.0 + 1200.0 * k / FPS, 0.0]  # A
+        xy[k, 1] = [-120.0 + 2000.0 * max(k - knock, 0) / FPS, 70.0]  # B
+        xy[k, 2] = [-157.5 - 2000.0 * max(knock - k, 0) / FPS
+                    + 200.0 * max(k - knock, 0) / FPS, 70.0]  # the puck
+    seen = np.ones((frames_n, 3), dtype=bool)
+    seen[12:16, 0] = False
+    seen[knock:knock + 2, 1] = False
+    frames, gt = _scripted(xy, ["red_pawn", "red_pawn", "puck"], seen, seed=seed)
+    tracker = Tracker(NOVUSS)
+    run = [tracker.update(o) for o in frames]
+    assert id_switches(gt, np.arange(frames_n), run, max_mm=20.0)["switches"] == 0
+    a, b = _id_at(run[10], xy[10, 0]), _id_at(run[10], xy[10, 1])
+    assert _id_at(run[-1], xy[-1, 0]) == a and _id_at(run[-1], xy[-1, 1]) == b

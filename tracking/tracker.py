@@ -77,6 +77,12 @@ _CAUSE_NEAR_MM = 200.0
 _SPEED_SLACK_MM_S = 1000.0
 #: ... unless its motion began (a stroke, a bounce) less than this long ago (s).
 _FRESH_MOTION_S = 0.1
+#: A moving object this fast (mm/s) turns back only off a cushion or an object met within
+#: its travel plus this margin (mm) (see ``Tracker._turned_back``).
+_TURN_MIN_SPEED_MM_S = 500.0
+_TURN_NEAR_MM = 20.0
+#: ... or off an object coming at it faster than this (mm/s; at rest, a filter's noise).
+_TURN_NEAR_MM_S = 100.0
 #: A hidden striker's second sighting runs on within ~30 degrees of its first (cos).
 _SAME_LINE_COS = 0.87
 #: A lost object at a cushion moving within ~11 degrees of it (sin) rolled along it.
@@ -542,10 +548,12 @@ class Tracker:
                 doubtful = (score[None, :] < s.jump_min_score) | (label_live[:, None]
                                                                   != lab[None, :])
                 ok &= ~(coasting[:, None] & doubtful)
-            # a pawn cannot pass through a pawn at rest: what lies beyond is that pawn
+            # a pawn cannot pass through a pawn at rest: what lies beyond is that pawn; nor
+            # turn back with nothing to turn it: what lies behind is another
             passing = self._moving[live] & ~self._unique[label_live]
             if passing.any():
                 ok[passing] &= ~self._through_rest(live[passing], z)
+                ok[passing] &= ~self._turned_back(live[passing], z, sigma, live_mask, t)
             # a resting track unseen for frames, its gate grown meanwhile, takes a detection
             # beyond start_moving_mm of its place only where the frame before showed one
             # too: a false detection beside a hidden object must not carry it off, and one
@@ -606,6 +614,9 @@ class Tracker:
                 cost[k] = np.minimum(cost[k], np.linalg.norm(z[left_ob] - p_xy, axis=1))
             same = self._label[left_tr][:, None] == lab[left_ob][None]
             ok = (d_last <= reach[:, None]) & same
+            if moving.any():
+                ok[moving] &= ~self._turned_back(left_tr[moving], z[left_ob], sigma[left_ob],
+                                                 live_mask, t)
             # detections that continue a candidate belong to that new object (but for a
             # hidden striker's motion, whose first sighting that candidate holds, and for a
             # unique label: its candidate is the one object, first seen blurred)
@@ -773,8 +784,11 @@ class Tracker:
                 & (self._knock_t[hit] >= self._last_seen_t[hit]))
             self._knock_away[hit[first]] = knocks.away[hit[first]]
             self._touch_speed[hit[first]] = knocks.speed[hit[first]]
+        # (the fastest push since it was last seen holds: the mover slows at the contact)
+        again = self._knocked_unseen(hit)
+        self._knock_speed[hit] = np.where(again, np.maximum(self._knock_speed[hit],
+                                                            knocks.speed[hit]), knocks.speed[hit])
         self._knock_t[hit] = t
-        self._knock_speed[hit] = knocks.speed[hit]
         sources = np.full((len(hit), _KNOCK_SOURCES, 2), np.nan)
         for k, row in enumerate(hit):
             xy = knocks.from_xy[row][knocks.pushes[row]][:_KNOCK_SOURCES]
@@ -784,12 +798,15 @@ class Tracker:
     def _with_remembered(self, rows: np.ndarray, knocks: _Knocks, t: float) -> _Knocks:
         """``knocks`` plus those of earlier frames on objects unseen since (within
         ``jump_window_s``): their speed, and their pushes as extra sources."""
-        old = rows[(knocks.speed[rows] == 0) & self._knocked_unseen(rows)
-                   & (t - self._knock_t[rows] <= self.settings.jump_window_s)]
-        if not len(old):
+        held = rows[self._knocked_unseen(rows)
+                    & (t - self._knock_t[rows] <= self.settings.jump_window_s)]
+        if not len(held):
             return knocks
         speed = knocks.speed.copy()
-        speed[old] = self._knock_speed[old]
+        speed[held] = np.maximum(speed[held], self._knock_speed[held])
+        old = held[knocks.speed[held] == 0]
+        if not len(old):
+            return _Knocks(speed, knocks.from_xy, knocks.pushes, knocks.since_s, knocks.away)
         # found one frame and judged on the mover's path over the frame before, at most
         since = np.full(len(speed), np.inf)
         since[old] = t - self._knock_t[old] + self._frame_dt_s
@@ -920,6 +937,65 @@ class Tracker:
         inside = miss < deep[:, None, :]
         inside &= rows[:, None, None] != rest[None, None, :]
         return inside.any(axis=2)
+
+    def _turned_back(self, rows: np.ndarray, z: np.ndarray, sigma: np.ndarray,
+                     live: np.ndarray, t: float) -> np.ndarray:
+        """``(len(rows), len(z))``: would moving track ``row`` have turned back to reach
+        detection ``z``, with nothing to turn it? A disc rolling in the open goes on; only
+        a cushion or another object met on its way turns it back. Counts for pawns seen
+        within ``jump_window_s`` on a confirmed motion at ``_TURN_MIN_SPEED_MM_S`` or more
+        (a number of its own tells a ball from its neighbour anyway), and for
+        detections behind their last sighting by more than the noise (3 sigma of both
+        sightings, plus ``start_moving_mm``): the one beside it, followed by
+        mistake, while it runs on into a pocket."""
+        out = np.zeros((len(rows), len(z)), dtype=bool)
+        v = self._x[rows, 2:]
+        speed = np.linalg.norm(v, axis=1)
+        dt = t - self._last_seen_t[rows]
+        check = ((speed >= _TURN_MIN_SPEED_MM_S) & (dt <= self.settings.jump_window_s)
+                 & ~self._unconfirmed(rows) & ~self._unique[self._label[rows]])
+        if not check.any() or not len(z):
+            return out
+        r = rows[check]
+        a = self._last_seen_xy[r]
+        u = v[check] / speed[check, None]
+        travel = speed[check] * dt[check]
+        radius = self._radius[self._label[r]]
+        # a cushion it runs into within its reach (the nose line, where its edge touches)
+        # turns back only the motion across it: the one along it goes on
+        gap = self._half_wh[None] - radius[:, None] - np.abs(a)
+        into = (gap <= (travel + _TURN_NEAR_MM)[:, None]) & (np.sign(a) * u > 0)  # (R, 2)
+        open_ = np.ones(len(r), dtype=bool)
+        # another object in play on its way (where it is, or was last frame) that can
+        # throw it back: one coming toward it, or a heavier one (a pawn off the puck; one
+        # as heavy, at rest or going its way, stops it at most, or sends it aside)
+        others = np.flatnonzero(live)
+        if len(others) and open_.any():
+            x0 = self._knock_basis[0]
+            pts = np.concatenate([self._x[others, :2], x0[others, :2]
+                                  if len(x0) == len(self._x) else self._x[others, :2]])
+            own = np.concatenate([others, others])
+            rel = pts[None] - a[:, None]  # (R, 2K, 2)
+            along = np.clip((rel * u[:, None]).sum(axis=2), 0.0, travel[:, None])
+            gap = np.linalg.norm(rel - along[..., None] * u[:, None], axis=2)
+            meet = radius[:, None] + self._radius[self._label[own]][None] + _TURN_NEAR_MM
+            toward = (self._x[own, None, 2:] * u[None]).sum(axis=2).T < -_TURN_NEAR_MM_S
+            heavier = self._radius[self._label[own]][None] > radius[:, None]
+            near = (gap <= meet) & (own[None] != r[:, None]) & (toward | heavier)
+            open_ &= ~near.any(axis=1)
+        if not open_.any():
+            return out
+        step = z[None] - a[:, None]  # (R, O, 2)
+        back = np.full(step.shape[:2], np.inf)  # mm behind on every way it can have gone
+        for flip in ((1, 1), (-1, 1), (1, -1), (-1, -1)):
+            may = np.all(into | (np.array(flip) > 0), axis=1)  # flips only off those rails
+            back = np.where(may[:, None], np.minimum(
+                back, -(step * (u * flip)[:, None]).sum(axis=2)), back)
+        # (both sightings about as sure: a coasting track's grown variance is no measure
+        # of where it was seen)
+        tol = 3 * np.sqrt(2.0) * sigma[None] + self.settings.start_moving_mm
+        out[np.flatnonzero(check)] = open_[:, None] & (back > tol)
+        return out
 
     def _unconfirmed_shift(self, live: np.ndarray, z: np.ndarray, sigma: np.ndarray,
                            ok: np.ndarray, t: float) -> np.ndarray:
