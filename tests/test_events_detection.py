@@ -972,14 +972,20 @@ def test_ball_hit_while_the_cue_hides_the_cue_ball_is_its_first_contact(seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_puck_off_the_cushion_into_the_corner_pocket_within_a_frame_hits_that_cushion(seed):
+@pytest.mark.parametrize("label, start, aim, speed", [
+    ("puck", [150.0, -150.0], [477.0, -392.0], 2000.0),
+    ("red_pawn", [370.0, -29.0], [485.0, -412.1], 1100.0)])
+def test_puck_off_the_cushion_into_the_corner_pocket_within_a_frame_hits_that_cushion(
+        seed, label, start, aim, speed):
     # it reaches cushion 'right' beside the corner pocket and is in the pocket by the next
-    # frame: no position after the bounce, yet its line ran into the cushion away from the
-    # pocket, so it got there only off that cushion
-    start, aim = np.array([150.0, -150.0]), np.array([477.0, -392.0])
+    # frame: no position after the bounce, yet its line ran into the cushion outside the
+    # pocket's capture circle (by 10 mm; a pawn steep into it by only 5 mm: a line
+    # fitted to its run is surer than one position), so it got there only off that cushion
+    start, aim = np.array(start), np.array(aim)
     d = aim - start
-    events, res, _ = run(NOVUSS, ["puck", "red_pawn"], [start, [0.0, 300.0]],
-                         physics.Strike(1, math.atan2(d[1], d[0]), 2000.0), seed=seed)
+    other = "red_pawn" if label == "puck" else "puck"
+    events, res, _ = run(NOVUSS, [label, other], [start, [0.0, 300.0]],
+                         physics.Strike(1, math.atan2(d[1], d[0]), speed), seed=seed)
     truth = [e for e in res.events if e.kind in ("cushion", "pocket")]
     assert [e.kind for e in truth] == ["cushion", "pocket"]
     got = of(events, EventKind.CUSHION)

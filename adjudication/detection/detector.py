@@ -221,6 +221,12 @@ class _Jaws:
                    np.array([r[4] for r in rows], dtype=int))
 
 
+def _reflect(v: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Velocity ``v`` turned back across a wall of unit normal ``n`` (an ideal bounce)."""
+    out: np.ndarray = v - 2.0 * float(v @ n) * n
+    return out
+
+
 class MotionEventDetector:
     """The physics-fitting event detector (see the module docstring)."""
 
@@ -2277,7 +2283,7 @@ class MotionEventDetector:
         refs = (self._ref(s),)
         coef = fit_path(tau, xy, 2 if len(tau) >= 4 else 1)[0] if len(tau) >= 2 else None
         if state == TrackState.POCKETED:
-            self._cushion_before_pocket(s, a, a_last, t_a)
+            off = self._cushion_before_pocket(s, a, a_last, t_a)
             p_last = xy[-1] if len(xy) else self._rest_xy[s]
             k = int(np.argmin(np.linalg.norm(self._pock_c - p_last, axis=1)))
             tc = None
@@ -2286,6 +2292,12 @@ class MotionEventDetector:
                 tc = first_touch(coef, pc, float(self._pock_r[k]), tau0, 0.0)
             t_ev = t_a + tc if tc is not None else t_a + tau0 / 2
             p = eval_path(coef, t_ev - t_a) if coef is not None else p_last
+            if off is not None:  # in off that cushion, on its way out of it
+                t_off, p_off, v_off = off
+                way = np.array([p_off, v_off, [0.0, 0.0]])
+                pc = np.array([self._pock_c[k], [0.0, 0.0], [0.0, 0.0]])
+                dt_in = first_touch(way, pc, float(self._pock_r[k]), 0.0, self._dt) or 0.0
+                t_ev, p = t_a + t_off + dt_in, eval_path(way, dt_in)
             if coef is not None and tc is not None and self._lines:
                 self._crossings_on_way(s, coef, tau0, tc, t_a, a, conf)
             self._event(EventKind.POCKET, t_ev, a, refs, p, conf,
@@ -2369,14 +2381,17 @@ class MotionEventDetector:
         self._event(EventKind.POCKET, t_a + tc, a, (self._ref(s),), self._pock_c[k], conf,
                     pocket=self.spec.pockets[k].name)
 
-    def _cushion_before_pocket(self, s: int, a: int, a_last: int, t_a: float) -> None:
-        """A cushion that slot ``s`` hit in its last frames before it fell into a pocket
-        (off a cushion by a corner pocket), too late for a path after it to be fitted: the
-        line through the positions before reaches the cushion's touching line before the
-        next position, which lies back on the table side of it, or before the frame that
-        has it in the pocket, away from the pocket (it could only get there by a bounce).
-        Or a pocket's jaw, which the line meets before it could fall in (``_jaw_touch``).
-        (The bend may have begun a new segment: positions are taken across it.)"""
+    def _cushion_before_pocket(self, s: int, a: int, a_last: int, t_a: float
+                               ) -> tuple[float, np.ndarray, np.ndarray] | None:
+        """(time relative to frame ``a``, centre, velocity off it) of a cushion that slot
+        ``s`` hit in its last frames before it fell into a pocket (off a cushion by a
+        corner pocket), too late for a path after it to be fitted: the line through the
+        positions before reaches the cushion's touching line before the next position,
+        which lies back on the table side of it, or before the frame that has it in the
+        pocket, outside the pocket's capture circle by more than its noise (it could only
+        get there by a bounce). Or a pocket's jaw, which the line meets before it could
+        fall in (``_jaw_touch``). (The bend may have begun a new segment: positions are
+        taken across it.)"""
         tau, xy = self._samples(s, max(a_last - 6, int(self._first[s])), a_last, t_a)
         tol = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
         r = float(self._radius[s])
@@ -2396,13 +2411,13 @@ class MotionEventDetector:
                 p = eval_path(before, tc)
                 if last:
                     back = bool(np.all(np.linalg.norm(self._pock_c - p, axis=1)
-                                       > self._pock_r + tol))
+                                       > self._pock_r + self._sigma_of(s, a)))
                 else:
                     back = float((xy[m + 1] - self._cush_a[k]) @ n) - r >= -tol
                 if (back and self._beside_cushion(k, p)
                         and not self._cushion_recent(s, k, t_a + tc)):
                     self._cushion_event(s, k, t_a + tc, a, p, 0.7 * self._quality([s], a))
-                    return
+                    return tc, p, _reflect(before[1] + 2 * before[2] * tc, n)
             # or a pocket's jaw in the mouth: the straight run meets it before it could
             # fall in, and the next position is off that run (it bounced)
             jaw = self._jaw_touch(before, r, float(tau[m]),
@@ -2414,7 +2429,8 @@ class MotionEventDetector:
                     xy[m + 1] - eval_path(before, float(tau[m + 1]))))
                 if (last or off > tol) and not self._cushion_recent(s, k, t_a + tc):
                     self._cushion_event(s, k, t_a + tc, a, p, 0.7 * self._quality([s], a))
-                    return
+                    return tc, p, _reflect(before[1] + 2 * before[2] * tc, self._cush_n[k])
+        return None
 
     def _jaw_touch(self, line: np.ndarray, r: float, tau0: float, tau1: float,
                    depth_mm: float) -> tuple[float, int, np.ndarray] | None:
