@@ -1273,6 +1273,20 @@ def test_puck_into_a_held_row_between_two_pawns_hit_the_one_on_the_side_that_fle
             if abs(e.t_s - contacts[0].t_s) < 0.01] == [(8,)]
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_puck_that_bounces_off_a_held_pawn_never_met_its_neighbour_beyond_it(seed):
+    # the puck flies up the board into pawn 3 of the far row, 30 mm from its junction with
+    # pawn 4, and comes back. Its path before, run on past the hit, would pass within the
+    # noise of pawn 4, but only through pawn 3: it met pawn 3 alone
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    events, res, _ = run(NOVUSS, ["puck", *labels], np.vstack([[-113.31, -414.24], xy]),
+                         physics.Strike(1, 1.35241, 3415.76), seed=seed)
+    truth = [e.ids for e in res.events if e.kind == "contact" and 1 in e.ids]
+    assert truth[0] == (1, 3)
+    pairs = [set(e.ids) for e in of(events, EventKind.CONTACT)]
+    assert [p for p in pairs if 1 in p][:1] == [{1, 3}] and {1, 4} not in pairs
+
+
 @pytest.mark.parametrize("seed", [2, 3, 4, 5])
 def test_puck_that_meets_two_pawns_of_a_held_row_pushes_the_row_both_ways(seed):
     # along the row at a slant, the puck meets pawn 6 and 3 ms later pawn 7: both ends of

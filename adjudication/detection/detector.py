@@ -1440,7 +1440,14 @@ class MotionEventDetector:
             tc, dmin = closest_approach(coef, still, lo, hi)
             if dmin - r > 3.0 * self._sigma_of(j, a):
                 return None
-        return t_a + tc, eval_path(coef, tc)
+        p = eval_path(coef, tc)
+        # (not run on into the object it hit: at a junction it touches both at once)
+        root = self._slot_of[hit.objects[1].id]
+        deep = float(self._radius[j] + self._radius[root]) - float(
+            np.linalg.norm(p - self._rest_xy[root]))
+        if deep > 3.0 * self._sigma_of(j, a):
+            return None
+        return t_a + tc, p
 
     def _pending_contact(self, s: int) -> tuple[Event, float] | None:
         """The pending contact (and its time's sigma) by which a mover struck resting slot
