@@ -1287,6 +1287,22 @@ def test_puck_that_bounces_off_a_held_pawn_never_met_its_neighbour_beyond_it(see
     assert [p for p in pairs if 1 in p][:1] == [{1, 3}] and {1, 4} not in pairs
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_puck_that_grazes_a_held_row_a_frame_after_its_stroke_hit_the_pawn_it_grazed(seed):
+    # struck along its own row's edge, the puck grazes pawn 10, which the cushion holds,
+    # 1.5 frames after the stroke and glances off; the far pawn 17 flies. Seen once before
+    # the graze, its path after, run back, passes a mm or two outside pawn 10's touching
+    # circle (its noise): it met pawn 10 there, not pawn 13 where it was when 17 flew
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    events, res, _ = run(NOVUSS, ["puck", *labels], np.vstack([[-225.78, -428.47], xy]),
+                         physics.Strike(1, -0.16426, 2430.81), seed=seed, t0=0.425)
+    truth = [e for e in res.events if e.kind == "contact" and 1 in e.ids]
+    assert truth[0].ids == (1, 10)
+    first = [e for e in of(events, EventKind.CONTACT) if 1 in e.ids][0]
+    assert set(first.ids) == {1, 10}
+    assert abs(first.t_s - truth[0].t_s) < 0.5 / FPS
+
+
 @pytest.mark.parametrize("seed", [2, 3, 4, 5])
 def test_puck_that_meets_two_pawns_of_a_held_row_pushes_the_row_both_ways(seed):
     # along the row at a slant, the puck meets pawn 6 and 3 ms later pawn 7: both ends of

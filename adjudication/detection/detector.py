@@ -1613,10 +1613,20 @@ class MotionEventDetector:
         big_r = self._radius[rest] + self._radius[s]
         tau = self._leaves(p0, v, self._rest_xy[rest], big_r)
         ok = (tau > tau0 - self._dt) & (tau < float(tt[k]) + 0.5 * self._dt)
+        grazed_wide = False
         if not np.any(ok):
-            return None
+            # (a graze leaves along the touching circle: a line fitted to the noisy path
+            # after may pass that far outside it)
+            tau = self._leaves(p0, v, self._rest_xy[rest], big_r + 3.0 * self._sigma_of(s, a))
+            ok = (tau > tau0 - self._dt) & (tau < float(tt[k]) + 0.5 * self._dt)
+            grazed_wide = True
+            if not np.any(ok):
+                return None
         m = int(np.argmax(np.where(ok, tau, -np.inf)))
         j, tc = int(rest[m]), float(tau[m])
+        if grazed_wide:  # (the touch: where it came nearest)
+            rel = self._rest_xy[j] - p0
+            tc = float(rel @ v) / float(v @ v)
         touch = p0 + v * tc
         came = touch - self._rest_xy[s]
         into = self._rest_xy[j] - touch
