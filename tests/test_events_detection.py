@@ -971,6 +971,24 @@ def test_ball_hit_while_the_cue_hides_the_cue_ball_is_its_first_contact(seed):
     assert of(events, EventKind.MOVED) == []
 
 
+@pytest.mark.parametrize("t0", [0.48, 0.49])
+@pytest.mark.parametrize("seed", range(4))
+def test_pawn_seen_twice_before_it_bounces_into_a_corner_pocket_hit_that_cushion(t0, seed):
+    # the puck sends a pawn at 1.4 m/s into cushion b beside the corner; it is seen twice on
+    # its way, once off the cushion, then it drops. Its run from where it left rest (two
+    # sightings, the frame before it at rest) meets the cushion before the sighting off it
+    ang = 1.13074
+    pawn = np.array([337.91, 378.27])
+    puck = pawn - 137.5 * np.array([math.cos(ang), math.sin(ang)])
+    events, res, _ = run(NOVUSS, ["puck", "red_pawn"], [puck, pawn],
+                         physics.Strike(1, ang, 1200.0), seed=seed, t0=t0)
+    truth = [e for e in res.events if 2 in e.ids and e.kind in ("cushion", "pocket")]
+    assert [e.kind for e in truth] == ["cushion", "pocket"]
+    got = [e for e in of(events, EventKind.CUSHION) if 2 in e.ids]
+    assert [e.cushion for e in got] == ["b"]
+    assert abs(got[0].t_s - truth[0].t_s) < 0.01
+
+
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("label, start, aim, speed", [
     ("puck", [150.0, -150.0], [477.0, -392.0], 2000.0),

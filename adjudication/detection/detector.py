@@ -2412,8 +2412,17 @@ class MotionEventDetector:
         tau, xy = self._samples(s, max(a_last - 6, int(self._first[s])), a_last, t_a)
         tol = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
         r = float(self._radius[s])
-        for m in range(len(tau) - 1, 1, -1):
-            before, rms = fit_path(tau[max(0, m - 3):m + 1], xy[max(0, m - 3):m + 1], 1)
+        # (a run begins where it left rest: two sightings of one struck a frame before
+        # make a run too)
+        k0 = int(np.searchsorted(tau, float(self._t_start[s]) - t_a)) if np.isfinite(
+            self._t_start[s]) else 0
+        for m in range(len(tau) - 1, 0, -1):
+            lo = max(0, m - 3)
+            if lo < k0 < m:
+                lo = k0
+            if m - lo < (1 if lo == k0 > 0 else 2):
+                continue
+            before, rms = fit_path(tau[lo:m + 1], xy[lo:m + 1], 1)
             if rms > tol:
                 continue  # (not one straight run: it left rest or bent in it)
             last = m == len(tau) - 1
