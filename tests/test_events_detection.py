@@ -1321,6 +1321,21 @@ def test_puck_that_grazes_a_held_row_a_frame_after_its_stroke_hit_the_pawn_it_gr
     assert abs(first.t_s - truth[0].t_s) < 0.5 / FPS
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_puck_that_bounced_off_the_row_at_its_stroke_never_hits_the_pawn_that_flies_off(
+        seed):
+    # struck along its own row, the puck glances off pawn 13 (found at the stroke) and goes
+    # up the board; the far pawn 10 flies off along the row. The puck's path before the
+    # graze, run on, would meet pawn 10's: but it went on as it is seen to go after
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    events, res, _ = run(NOVUSS, ["puck", *labels], np.vstack([[40.78, -418.63], xy]),
+                         physics.Strike(1, -2.58334, 3169.07), seed=seed, t0=0.4)
+    truth = {e.ids for e in res.events if e.kind == "contact" and 1 in e.ids}
+    assert truth == {(1, 13)}
+    pairs = [set(e.ids) for e in of(events, EventKind.CONTACT) if 1 in e.ids]
+    assert pairs == [{1, 13}]
+
+
 @pytest.mark.parametrize("seed", [2, 3, 4, 5])
 def test_puck_that_meets_two_pawns_of_a_held_row_pushes_the_row_both_ways(seed):
     # along the row at a slant, the puck meets pawn 6 and 3 ms later pawn 7: both ends of

@@ -1083,11 +1083,16 @@ class MotionEventDetector:
                 seen_pairs.add(key)
                 cands.append(_Candidate(tc, i, j, r, conf, bounce_only))
         deflected: dict[int, tuple[float, np.ndarray | None]] = {}
+        # (and the contacts reported already in this window: a mover went on after those
+        # as it is seen to go, too)
+        earlier: dict[int, tuple[float, np.ndarray | None]] = {
+            m: (t_hit, None) for m in moving_before
+            if tau0 <= (t_hit := self._contact_t.get(m, -math.inf) - t_a) <= 0.0}
         for c in sorted(cands, key=lambda c: c.tc):
             if c.bounce_only and c.i in explained and not (
                     c.i in deflected and c.tc - deflected[c.i][0] < _SAME_TOUCH_S):
                 continue  # (a bounce off two held objects at once: a row's junction)
-            if not self._reaches(c, paths, moving_before, deflected, a, t_a):
+            if not self._reaches(c, paths, moving_before, earlier | deflected, a, t_a):
                 continue
             ci, cj = paths[c.i], paths[c.j]
             striker, other = (c.i, c.j)
@@ -1133,8 +1138,9 @@ class MotionEventDetector:
                     tau1 = min(tau1, hit + _SAME_TOUCH_S - 0.5 * self._dt)
                 # (a contact explains the bend: only a touch its path reaches before it, not
                 # a near miss, is a cushion too)
+                # (nor after a contact reported in this window: that may be the bend)
                 if tau1 > tau0 and self._cushion(i, a, paths[i], tau0, tau1, t_a,
-                                                 exact_only=hit is not None):
+                                                 exact_only=hit is not None or i in earlier):
                     explained.add(i)
                 elif (hit is None and self._fits_a[i] and a + 1 < self._n
                       and self._cushion(i, a, paths[i], 0.5 * self._dt,
