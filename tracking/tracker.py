@@ -784,8 +784,9 @@ class Tracker:
                 & (self._knock_t[hit] >= self._last_seen_t[hit]))
             self._knock_away[hit[first]] = knocks.away[hit[first]]
             self._touch_speed[hit[first]] = knocks.speed[hit[first]]
-        # (the fastest push since it was last seen holds: the mover slows at the contact)
-        again = self._knocked_unseen(hit)
+        # (the fastest push on a pawn since it was last seen holds: the mover slows at the
+        # contact; a ball's number tells it where it went anyway)
+        again = self._knocked_unseen(hit) & ~self._unique[self._label[hit]]
         self._knock_speed[hit] = np.where(again, np.maximum(self._knock_speed[hit],
                                                             knocks.speed[hit]), knocks.speed[hit])
         self._knock_t[hit] = t
@@ -797,14 +798,17 @@ class Tracker:
 
     def _with_remembered(self, rows: np.ndarray, knocks: _Knocks, t: float) -> _Knocks:
         """``knocks`` plus those of earlier frames on objects unseen since (within
-        ``jump_window_s``): their speed, and their pushes as extra sources."""
+        ``jump_window_s``): their speed (a pawn's fastest since), and their pushes as extra
+        sources."""
         held = rows[self._knocked_unseen(rows)
                     & (t - self._knock_t[rows] <= self.settings.jump_window_s)]
         if not len(held):
             return knocks
         speed = knocks.speed.copy()
-        speed[held] = np.maximum(speed[held], self._knock_speed[held])
+        pawns = held[~self._unique[self._label[held]]]
+        speed[pawns] = np.maximum(speed[pawns], self._knock_speed[pawns])
         old = held[knocks.speed[held] == 0]
+        speed[old] = self._knock_speed[old]
         if not len(old):
             return _Knocks(speed, knocks.from_xy, knocks.pushes, knocks.since_s, knocks.away)
         # found one frame and judged on the mover's path over the frame before, at most
