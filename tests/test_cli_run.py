@@ -70,6 +70,19 @@ def test_run_on_a_video_finds_the_split_hit_and_judges_the_shot(tmp_path: Path) 
     assert "1 shots" in r.stderr and "ms per frame" in r.stderr
 
 
+def test_run_on_the_14_1_video_sees_the_rack_and_calls_the_opening_break(tmp_path) -> None:
+    # the clip opens on a full rack and the cue ball placed by hand: every ball must still
+    # lie in the rack when the break starts, or the referee misses the opening break
+    out = tmp_path / "calls.jsonl"
+    r = run(SAMPLES / "14_1.mp4", "--game", "14.1", "--out", out)
+    assert r.returncode == 0, r.stderr
+    calls = [(c["shot"], c["rule"], c["outcome"]) for c in read_stream(out)
+             if c["type"] == "call"]
+    assert calls == [(c["shot"], c["rule"], c["outcome"]) for c in truth_lines("14_1")
+                     if c["type"] == "call"]
+    assert calls[0][1] == "WPA 4.3"
+
+
 def test_run_in_development_mode_tracks_a_sidecar_without_reading_pixels(tmp_path) -> None:
     out = tmp_path / "calls.jsonl"
     r = run(SAMPLES / "9ball.mp4", "--game", "9ball", "--players", "Alice,Bob",
