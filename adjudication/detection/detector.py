@@ -1080,6 +1080,9 @@ class MotionEventDetector:
                     continue  # on a mover's path run back to before it left rest
                 if cradle and not self._passes_on(j, onset | soon, eval_path(ci, tc)):
                     continue
+                if any(float(eval_velocity(paths[k], tc) @ eval_velocity(paths[k], tau0)) < 0.0
+                       for k in (i, j) if k in moving_before):
+                    continue  # (a slowing path run past its stop turns back: no motion)
                 seen_pairs.add(key)
                 cands.append(_Candidate(tc, i, j, r, conf, bounce_only))
         deflected: dict[int, tuple[float, np.ndarray | None]] = {}
