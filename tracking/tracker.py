@@ -967,17 +967,15 @@ class Tracker:
         radius = self._radius[self._label[r]]
         # a cushion it runs into within its reach (the nose line, where its edge touches)
         # turns back only the motion across it: the one along it goes on
-        gap = self._half_wh[None] - radius[:, None] - np.abs(a)
-        into = (gap <= (travel + _TURN_NEAR_MM)[:, None]) & (np.sign(a) * u > 0)  # (R, 2)
+        room = self._half_wh[None] - radius[:, None] - np.abs(a)
+        into = (room <= (travel + _TURN_NEAR_MM)[:, None]) & (np.sign(a) * u > 0)  # (R, 2)
         open_ = np.ones(len(r), dtype=bool)
         # another object in play on its way (where it is, or was last frame) that can
         # throw it back: one coming toward it, or a heavier one (a pawn off the puck; one
         # as heavy, at rest or going its way, stops it at most, or sends it aside)
         others = np.flatnonzero(live)
-        if len(others) and open_.any():
-            x0 = self._knock_basis[0]
-            pts = np.concatenate([self._x[others, :2], x0[others, :2]
-                                  if len(x0) == len(self._x) else self._x[others, :2]])
+        if len(others):
+            pts = np.concatenate([self._x[others, :2], self._knock_basis[0][others, :2]])
             own = np.concatenate([others, others])
             rel = pts[None] - a[:, None]  # (R, 2K, 2)
             along = np.clip((rel * u[:, None]).sum(axis=2), 0.0, travel[:, None])

@@ -1620,20 +1620,18 @@ class MotionEventDetector:
         if qa < self.settings.strike_min_speed_mm_s**2:
             return None
         big_r = self._radius[rest] + self._radius[s]
-        tau = self._leaves(p0, v, self._rest_xy[rest], big_r)
-        ok = (tau > tau0 - self._dt) & (tau < float(tt[k]) + 0.5 * self._dt)
-        grazed_wide = False
-        if not np.any(ok):
-            # (a graze leaves along the touching circle: a line fitted to the noisy path
-            # after may pass that far outside it)
-            tau = self._leaves(p0, v, self._rest_xy[rest], big_r + 3.0 * self._sigma_of(s, a))
+        # (a graze leaves along the touching circle: a line fitted to the noisy path after
+        # may pass as far as its noise outside it)
+        for widen in (0.0, 3.0 * self._sigma_of(s, a)):
+            tau = self._leaves(p0, v, self._rest_xy[rest], big_r + widen)
             ok = (tau > tau0 - self._dt) & (tau < float(tt[k]) + 0.5 * self._dt)
-            grazed_wide = True
-            if not np.any(ok):
-                return None
+            if np.any(ok):
+                break
+        else:
+            return None
         m = int(np.argmax(np.where(ok, tau, -np.inf)))
         j, tc = int(rest[m]), float(tau[m])
-        if grazed_wide:  # (the touch: where it came nearest)
+        if widen > 0.0:  # (the touch: where it came nearest)
             rel = self._rest_xy[j] - p0
             tc = float(rel @ v) / float(v @ v)
         touch = p0 + v * tc
@@ -2313,15 +2311,14 @@ class MotionEventDetector:
             p_last = xy[-1] if len(xy) else self._rest_xy[s]
             k = int(np.argmin(np.linalg.norm(self._pock_c - p_last, axis=1)))
             tc = None
+            pc = np.array([self._pock_c[k], [0.0, 0.0], [0.0, 0.0]])  # (still)
             if coef is not None:
-                pc = np.array([self._pock_c[k], [0.0, 0.0], [0.0, 0.0]])
                 tc = first_touch(coef, pc, float(self._pock_r[k]), tau0, 0.0)
             t_ev = t_a + tc if tc is not None else t_a + tau0 / 2
             p = eval_path(coef, t_ev - t_a) if coef is not None else p_last
             if off is not None:  # in off that cushion, on its way out of it
                 t_off, p_off, v_off = off
                 way = np.array([p_off, v_off, [0.0, 0.0]])
-                pc = np.array([self._pock_c[k], [0.0, 0.0], [0.0, 0.0]])
                 dt_in = first_touch(way, pc, float(self._pock_r[k]), 0.0, self._dt) or 0.0
                 t_ev, p = t_a + t_off + dt_in, eval_path(way, dt_in)
             if coef is not None and tc is not None and self._lines:
@@ -2452,7 +2449,7 @@ class MotionEventDetector:
                 if (back and self._beside_cushion(k, p)
                         and not self._cushion_recent(s, k, t_a + tc)):
                     self._cushion_event(s, k, t_a + tc, a, p, 0.7 * self._quality([s], a))
-                    return tc, p, _reflect(before[1] + 2 * before[2] * tc, n)
+                    return tc, p, _reflect(eval_velocity(before, tc), n)
             # or a pocket's jaw in the mouth: the straight run meets it before it could
             # fall in, and the next position is off that run (it bounced)
             jaw = self._jaw_touch(before, r, float(tau[m]),
@@ -2464,7 +2461,7 @@ class MotionEventDetector:
                     xy[m + 1] - eval_path(before, float(tau[m + 1]))))
                 if (last or off > tol) and not self._cushion_recent(s, k, t_a + tc):
                     self._cushion_event(s, k, t_a + tc, a, p, 0.7 * self._quality([s], a))
-                    return tc, p, _reflect(before[1] + 2 * before[2] * tc, self._cush_n[k])
+                    return tc, p, _reflect(eval_velocity(before, tc), self._cush_n[k])
         return None
 
     def _jaw_touch(self, line: np.ndarray, r: float, tau0: float, tau1: float,
