@@ -487,7 +487,7 @@ class Tracker:
 
         n_tr = len(self._id)
         live_mask = self._retired == 0
-        live = np.flatnonzero(live_mask)
+        live = live_mask.nonzero()[0]
         # Where each track's path this frame starts: its previous estimate, or (unseen for
         # long) nowhere before the new detection, so a ball moved by hand does not "cross"
         # the pockets on its way.
@@ -512,7 +512,7 @@ class Tracker:
         # positions are decided together with it (in a knocked row, by the least travel).
         # A unique label (a pool number) tells the object from its neighbours anyway.
         unsure = self._unconfirmed(np.arange(n_tr))
-        live = np.flatnonzero(live_mask & ~unsure)
+        live = (live_mask & ~unsure).nonzero()[0]
         gated = None  # stage 1's tracks, their labels and squared distances (see misread)
         if len(live) and n_obs:
             label_live = self._label[live]
@@ -562,7 +562,7 @@ class Tracker:
             # a resting track's detection beyond the noise: not one pushed back at it
             doubt = ok & ~self._moving[live][:, None] & (d2 > _PUSH_TOL_SIGMA**2)
             if doubt.any():
-                r = np.flatnonzero(doubt.any(axis=1))
+                r = doubt.any(axis=1).nonzero()[0]
                 ok[r] &= self._away_from_push(live[r], z, sigma, self._knocks(live_mask, t))
             cost = np.where(ok, cost, _INFEASIBLE)
             rows, cols = self._assign(cost)
@@ -577,7 +577,7 @@ class Tracker:
         # first sighting waits one frame, no longer)
         self._pending_jumps = {row: p for row, p in self._pending_jumps.items()
                                if p[0] >= t - self._frame_dt_s - 1e-6}
-        live = np.flatnonzero(live_mask)
+        live = live_mask.nonzero()[0]
         # objects unseen longer than the window come back through confirmed candidates,
         # unless knocked within it (a row pushed along under a hand) or strikers at rest
         # (struck under the player's arm: see _struck_while_hidden_jumps)
@@ -585,7 +585,7 @@ class Tracker:
             t - self._knock_t[live] <= s.jump_window_s) | (
             self._struck[self._label[live]] & ~self._moving[live])
         left_tr = live[~assigned[live] & recent]
-        left_ob = np.flatnonzero((obs_track < 0) & (score >= s.jump_min_score))
+        left_ob = ((obs_track < 0) & (score >= s.jump_min_score)).nonzero()[0]
         if len(left_tr) and len(left_ob):
             unseen = np.clip(t - self._last_seen_t[left_tr], 0.0, s.jump_window_s)
             reach = s.max_speed_mm_s * unseen + 3 * np.sqrt(self._P[left_tr, 0, 0]) + 10.0
@@ -609,7 +609,7 @@ class Tracker:
             # linear in the distance: two objects that start moving at once are told apart
             # by the least total travel, not by the least squared one
             cost = np.minimum(d_pred, d_last)
-            for k in np.flatnonzero(pending):  # (or by where it was first seen again)
+            for k in pending.nonzero()[0]:  # (or by where it was first seen again)
                 p_xy = self._pending_jumps[int(left_tr[k])][1]
                 cost[k] = np.minimum(cost[k], np.linalg.norm(z[left_ob] - p_xy, axis=1))
             same = self._label[left_tr][:, None] == lab[left_ob][None]
@@ -675,7 +675,7 @@ class Tracker:
             self._knocks(live_mask, t)
 
         # -- candidates and new identities
-        free = np.flatnonzero(~hit)
+        free = (~hit).nonzero()[0]
         self._candidates_step(z[free], sigma[free], lab[free], score[free], t, obs.frame, notes,
                               seen, matched_xy)
         n_new = len(self._id) - n_tr
@@ -732,8 +732,8 @@ class Tracker:
         feasible_r = feasible.any(axis=1)
         if not feasible_r.any():
             return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
-        r_idx = np.flatnonzero(feasible_r)
-        c_idx = np.flatnonzero(feasible.any(axis=0))
+        r_idx = feasible_r.nonzero()[0]
+        c_idx = feasible.any(axis=0).nonzero()[0]
         sub = cost[r_idx][:, c_idx]
         r, c = linear_sum_assignment(sub)
         ok = sub[r, c] < _INFEASIBLE
@@ -760,8 +760,8 @@ class Tracker:
 
     def _find_knocks(self, live: np.ndarray, t: float) -> _Knocks:
         moving = self._knock_basis[3]
-        rows = np.flatnonzero(live & ~moving)
-        movers = np.flatnonzero(live & moving)
+        rows = (live & ~moving).nonzero()[0]
+        movers = (live & moving).nonzero()[0]
         if not len(rows):
             return _Knocks.none(len(self._id))
         knocks = self._knocks_by(rows, movers, t) if len(movers) else _Knocks.none(len(self._id))
@@ -903,7 +903,7 @@ class Tracker:
         unit line of centres where the nearest one first touched it: where a struck disc
         goes. NaN elsewhere."""
         away = np.full((len(self._id), 2), np.nan)
-        hit = np.flatnonzero(approach.any(axis=1))
+        hit = approach.any(axis=1).nonzero()[0]
         if not len(hit):
             return away
         m = np.argmin(np.where(approach[hit], gap[hit], np.inf), axis=1)
@@ -926,8 +926,8 @@ class Tracker:
         objects count only if seen within ``jump_window_s`` and not held after coasting."""
         x, _, _, moving = self._knock_basis
         t = self._t_s if self._t_s is not None else 0.0
-        rest = np.flatnonzero(~moving & self._frame_live & ~self._held
-                              & (t - self._last_seen_t <= self.settings.jump_window_s))
+        rest = (~moving & self._frame_live & ~self._held
+                & (t - self._last_seen_t <= self.settings.jump_window_s)).nonzero()[0]
         blocked = np.zeros((len(rows), len(z)), dtype=bool)
         if not len(rest) or not len(z):
             return blocked
@@ -973,7 +973,7 @@ class Tracker:
         # another object in play on its way (where it is, or was last frame) that can
         # throw it back: one coming toward it, or a heavier one (a pawn off the puck; one
         # as heavy, at rest or going its way, stops it at most, or sends it aside)
-        others = np.flatnonzero(live)
+        others = live.nonzero()[0]
         if len(others):
             pts = np.concatenate([self._x[others, :2], self._knock_basis[0][others, :2]])
             own = np.concatenate([others, others])
@@ -996,7 +996,7 @@ class Tracker:
         # (both sightings about as sure: a coasting track's grown variance is no measure
         # of where it was seen)
         tol = 3 * np.sqrt(2.0) * sigma[None] + self.settings.start_moving_mm
-        out[np.flatnonzero(check)] = open_[:, None] & (back > tol)
+        out[check.nonzero()[0]] = open_[:, None] & (back > tol)
         return out
 
     def _unconfirmed_shift(self, live: np.ndarray, z: np.ndarray, sigma: np.ndarray,
@@ -1012,11 +1012,11 @@ class Tracker:
                             if t - p[0] <= s.jump_window_s}
         if not hidden.any():
             return out
-        rows = np.flatnonzero(hidden)
+        rows = hidden.nonzero()[0]
         step = np.linalg.norm(z[None] - self._x[live[rows], None, :2], axis=2)
         tol = s.start_moving_mm + 3 * sigma  # (per detection)
         far = ok[rows] & (step > tol[None, :])
-        for k in np.flatnonzero(far.any(axis=1)).tolist():
+        for k in far.any(axis=1).nonzero()[0].tolist():
             row = int(live[rows[k]])
             prev = self._shift_seen.get(row)
             if prev is None:
@@ -1055,7 +1055,7 @@ class Tracker:
                  ) -> np.ndarray:
         """Which detections (labels ``lab``) lie within the stage-2 reach of a moving track
         in play of their own label (``_moving_reach``)."""
-        rows = np.flatnonzero(live & self._moving)
+        rows = (live & self._moving).nonzero()[0]
         if not len(rows):
             return np.zeros(len(z), dtype=bool)
         own = self._label[rows][:, None] == lab[None, :]
@@ -1075,7 +1075,7 @@ class Tracker:
         jump to a false detection across the table."""
         v = np.linalg.norm(self._x[:, 2:4], axis=1)
         fast = v[rows]
-        others = np.flatnonzero(live & self._moving)
+        others = (live & self._moving).nonzero()[0]
         if len(others):
             gap = np.linalg.norm(self._x[rows, None, :2] - self._x[None, others, :2], axis=2)
             near = gap <= (fast[:, None] + v[None, others]) * self.settings.jump_window_s + (
@@ -1114,7 +1114,7 @@ class Tracker:
         n = np.arange(len(a))
         central = potted & (miss[n, k] <= 0.5 * pk.capture_mm[k])
         clear = central & self._clear_way(rows[go], a, end, live)
-        out[np.flatnonzero(go)[clear]] = np.linalg.norm(end - a, axis=1)[clear]
+        out[go.nonzero()[0][clear]] = np.linalg.norm(end - a, axis=1)[clear]
         return out
 
     def _clear_way(self, rows: np.ndarray, a: np.ndarray, end: np.ndarray, live: np.ndarray
@@ -1122,7 +1122,7 @@ class Tracker:
         """Whether the straight ways ``a -> end`` (N, 2) of tracks ``rows`` pass clear of
         every other object at rest in play (mask ``live``): one near the way could turn it
         (a mover there follows or crosses it)."""
-        others = np.flatnonzero(live & ~self._moving)
+        others = (live & ~self._moving).nonzero()[0]
         seg = end - a
         length = np.maximum(np.linalg.norm(seg, axis=1), 1e-9)
         rel = self._x[others, None, :2] - a[None]  # (O, N, 2)
@@ -1301,7 +1301,7 @@ class Tracker:
         best = np.argmax(votes, axis=1)
         relabel = best != self._label[rows]
         if relabel.any():
-            for k in np.flatnonzero(relabel):
+            for k in relabel.nonzero()[0]:
                 self._relabel(int(rows[k]), int(best[k]))
         # a centre found well inside a pocket's capture circle is past the point of no
         # return, whatever its path: a ball that rolled in hidden, its track held short of
@@ -1362,7 +1362,7 @@ class Tracker:
         unseen = live[~seen[live] & ~self._moving[live]]
         if not len(unseen):
             return
-        others = np.flatnonzero(seen)
+        others = seen.nonzero()[0]
         if not len(others):
             return
         dx = self._x[unseen, 0, None] - matched_xy[others, 0][None]
@@ -1380,15 +1380,15 @@ class Tracker:
         rows = unseen[~self._moving[unseen] & ~self._held[unseen]
                       & (t - self._last_seen_t[unseen] <= s.jump_window_s + self._frame_dt_s)
                       & np.isnan(self._knocked_to[unseen, 0])]
-        movers = np.flatnonzero(seen & self._moving)
+        movers = (seen & self._moving).nonzero()[0]
         if len(rows) and len(movers):
             gap = self._x[rows, None, :2] - matched_xy[movers][None]  # (R, M, 2)
             dist = np.linalg.norm(gap, axis=2)
             touch = self._radius[self._label[rows]][:, None] + self._radius[
                 self._label[movers]][None, :]
             # (the line of centres is best seen where the mover first touched the place)
-            first = np.flatnonzero(np.isnan(self._touched_dir[rows, 0])
-                                   & (dist < touch).any(axis=1))
+            first = (np.isnan(self._touched_dir[rows, 0])
+                     & (dist < touch).any(axis=1)).nonzero()[0]
             if len(first):
                 k = np.argmin(dist[first], axis=1)
                 self._touched_dir[rows[first]] = gap[first, k] / np.maximum(
@@ -1396,7 +1396,7 @@ class Tracker:
             over = dist < s.covered_frac * touch
             hit = over.any(axis=1)
             self._covered[rows] = np.where(hit, self._covered[rows] + 1, 0)
-            done = np.flatnonzero(hit & (self._covered[rows] >= 2))
+            done = (hit & (self._covered[rows] >= 2)).nonzero()[0]
             if len(done):
                 r = rows[done]
                 away = self._touched_dir[r]
@@ -1437,7 +1437,7 @@ class Tracker:
 
     def _relabel(self, row: int, label: int) -> None:
         if self._unique[label]:
-            holders = np.flatnonzero((self._label == label) & (self._retired == 0))
+            holders = ((self._label == label) & (self._retired == 0)).nonzero()[0]
             if len(holders):
                 return  # another ball has this number; keep ours (a burst of misreads)
         self._label[row] = label
@@ -1703,7 +1703,7 @@ class Tracker:
         else:
             for cand in cands:
                 cand.history <<= 1
-        for c in np.flatnonzero(~used):
+        for c in (~used).nonzero()[0]:
             if len(cands) >= s.max_candidates:
                 break
             votes = np.zeros(len(self.labels))
@@ -1780,7 +1780,7 @@ class Tracker:
         """Turn a persistent candidate into an identity; False to keep it waiting."""
         s = self.settings
         label = int(np.argmax(cand.votes))
-        same = np.flatnonzero(self._label == label)
+        same = (self._label == label).nonzero()[0]
         in_play = same[self._retired[same] == 0]
         if self._unique[label] and len(same):
             # Prefer one track per unique label: take over the one that holds it.
@@ -1862,7 +1862,7 @@ class Tracker:
                 return True
             if carried.any():
                 return False
-        same = np.flatnonzero((self._label == label) & (self._retired > 0))
+        same = ((self._label == label) & (self._retired > 0)).nonzero()[0]
         if len(same):
             row = int(same[np.argmax(self._retired_t[same])])
             notes.append(self._note(NoteKind.PLACED, row, t, frame, cand.xy_mm,

@@ -182,7 +182,7 @@ class Tracks:
     @property
     def on_table(self) -> np.ndarray:
         """Mask of tracks still in play (moving, resting or occluded)."""
-        return self.state <= TrackState.OCCLUDED
+        return self.state <= int(TrackState.OCCLUDED)  # (an int: numpy is slow with enums)
 
     def of_state(self, *states: TrackState) -> Tracks:
         return self[np.isin(self.state, [int(s) for s in states])]

@@ -88,6 +88,9 @@ class NullEventDetector:
 
 _NEW, _REST, _MOVING, _GONE = 0, 1, 2, 3
 _ABSENT = -1
+# track states as plain ints: numpy compares an int array with an IntEnum member slowly
+_POCKETED, _OFF_TABLE = int(TrackState.POCKETED), int(TrackState.OFF_TABLE)
+_TRACK_MOVING = int(TrackState.MOVING)
 #: Largest acceleration (mm/s^2) a free object has: pool sliding friction 0.2 g.
 _MAX_ACCEL_MM_S2 = 2500.0
 #: Fastest restart (mm/s) of an object that seemed at rest still taken for the same motion
@@ -530,24 +533,24 @@ class MotionEventDetector:
 
         # 1. objects leaving the play, objects coming back
         st = self._state[:, col]
-        leaving = (st == TrackState.POCKETED) | (st == TrackState.OFF_TABLE)
+        leaving = (st == _POCKETED) | (st == _OFF_TABLE)
         self._mode[leaving & (self._mode == _NEW)] = _GONE  # gone before we saw it
         live = (self._mode == _REST) | (self._mode == _MOVING)
         # struck at rest and gone before a frame shows it moving (a pawn by a corner
         # pocket): its contact is found from where it lay (step 4)
         vanished = leaving & (self._mode == _REST) if self._shot_on else np.zeros_like(leaving)
-        for s in np.flatnonzero(leaving & live).tolist():
+        for s in (leaving & live).nonzero()[0].tolist():
             if self._removal(int(s), a, int(st[s])):
                 vanished[s] = False  # (its contact is found already)
             self._mode[s] = _GONE
         back = (self._mode == _GONE) & self._seen[:, col]
-        for s in np.flatnonzero(back).tolist():
+        for s in back.nonzero()[0].tolist():
             self._mode[s] = _NEW
             self._first[s] = a
             self._carry[s] = True
 
         # 2. new tracks: resting or moving
-        for s in np.flatnonzero((self._mode == _NEW) & self._seen[:, col]).tolist():
+        for s in ((self._mode == _NEW) & self._seen[:, col]).nonzero()[0].tolist():
             tau, xy = self._samples(int(s), a, a + look, t_a)
             if len(tau) < min(3, look + 1):
                 continue
@@ -570,7 +573,7 @@ class MotionEventDetector:
                 self._carry[s] = bool(appeared)
 
         # 3a. onsets of resting tracks (vectorised)
-        rest = np.flatnonzero(self._mode == _REST)
+        rest = (self._mode == _REST).nonzero()[0]
         onset = np.zeros(n_slots, dtype=bool)
         soon = np.zeros(n_slots, dtype=bool)  # leaves rest within the look-ahead
         if len(rest):
@@ -581,8 +584,7 @@ class MotionEventDetector:
             exceed = np.nan_to_num(d, nan=0.0) > thr[:, None]
             # a ball knocked into a pocket or off the table is gone before a second frame
             st_ahead = self._state[rest][:, ahead[1:]]
-            exceed[:, 1:] |= (st_ahead == TrackState.POCKETED) | (
-                st_ahead == TrackState.OFF_TABLE)
+            exceed[:, 1:] |= (st_ahead == _POCKETED) | (st_ahead == _OFF_TABLE)
             need = min(2, look)
             # (of the frames ahead that see it, when it comes back from hiding between
             # shots where it can lie: one moved under a hand and hidden again at once is
@@ -603,7 +605,7 @@ class MotionEventDetector:
                 self._rest_n[keep] += 1
 
         # 3b. bends and rest of moving tracks (vectorised over the moving tracks)
-        moving = np.flatnonzero(self._mode == _MOVING)
+        moving = (self._mode == _MOVING).nonzero()[0]
         self._leave_cushions(moving, col)
         bend = np.zeros(n_slots, dtype=bool)
         paths, fitted, to_rest = self._moving_step(moving, a, look, t_a, bend, soon)
@@ -615,16 +617,16 @@ class MotionEventDetector:
         # 4. causes of every change
         self._bent_late: set[int] = set()
         soon |= vanished
-        triggers = np.flatnonzero(onset | bend | vanished).tolist()
+        triggers = (onset | bend | vanished).nonzero()[0].tolist()
         explained: set[int] = set()
         if triggers:
-            for s in (*rest.tolist(), *np.flatnonzero(vanished).tolist()):
+            for s in (*rest.tolist(), *vanished.nonzero()[0].tolist()):
                 paths.setdefault(s, np.array([self._rest_xy[s], [0.0, 0.0], [0.0, 0.0]]))
             explained = self._causes(a, triggers, paths, onset, bend, soon, t_a, fitted)
 
         # 5. onsets nobody explains yet: struck by a mover (the stroke just played counts),
         #    pushed by a touching neighbour that was, a stroke, or a hand
-        starts = np.flatnonzero(onset).tolist()
+        starts = onset.nonzero()[0].tolist()
         if starts:
             tau0_a = self._window(a)[0]
             for s in starts:
@@ -664,17 +666,17 @@ class MotionEventDetector:
 
         # 6. line crossings between the last two observations of moving tracks
         if self._lines:
-            self._crossings(np.flatnonzero((self._mode == _MOVING) | onset), a)
+            self._crossings(((self._mode == _MOVING) | onset).nonzero()[0], a)
 
         # 7. mode changes
-        started_now = np.flatnonzero(onset)
+        started_now = onset.nonzero()[0]
         if len(started_now):
             self._hug[started_now] = self._nose_gaps(
                 started_now, self._rest_xy[started_now]) < _HUG_MM
         for s in started_now.tolist():
             self._mode[s] = _MOVING
             self._seg0[s] = a
-        for s in np.flatnonzero(bend).tolist():
+        for s in bend.nonzero()[0].tolist():
             self._seg0[s] = a + 1 if s in self._bent_late else a
             self._t_start[s] = np.nan
         for s, t_stop in to_rest:
@@ -753,7 +755,7 @@ class MotionEventDetector:
             tmax[deg2] = np.where(ok[deg2], tau_b, -np.inf).max(axis=1)
             tmin[deg2] = np.where(ok[deg2], tau_b, np.inf).min(axis=1)
         have = deg2.copy()
-        for r in np.flatnonzero(~deg2).tolist():  # just after a change: few
+        for r in (~deg2).nonzero()[0].tolist():  # just after a change: few
             s = int(moving[r])
             tau = tau_all[ok[r]]
             xy = self._xy[s, cols[ok[r]]]
@@ -778,7 +780,7 @@ class MotionEventDetector:
                 paths[s] = start
             elif len(tau2) >= 2:
                 paths[s] = fit_path(tau2, xy2, 1)[0]
-        for r in np.flatnonzero(have).tolist():
+        for r in have.nonzero()[0].tolist():
             paths[int(moving[r])] = coef[r]
         fitted.update(moving[have & (nfit >= 3)].tolist())
 
@@ -849,7 +851,7 @@ class MotionEventDetector:
             if kw[0] >= max(0, self._n - h):
                 rows = np.array(settled)
                 st_w = self._state[rows][:, kw % h]
-                rested = np.all(~self._seen[rows][:, kw % h] & (st_w != TrackState.MOVING),
+                rested = np.all(~self._seen[rows][:, kw % h] & (st_w != _TRACK_MOVING),
                                 axis=1)
                 for m in np.array(settled)[rested].tolist():
                     to_rest.append((int(m), float(self._t[(a - f + 1) % h])))
@@ -893,10 +895,10 @@ class MotionEventDetector:
         s_ = self.settings
         out = np.zeros(len(moving), dtype=bool)
         n_seen = seen_ah.sum(axis=1)
-        rows = np.flatnonzero(have & (n_seen >= 2))
+        rows = (have & (n_seen >= 2)).nonzero()[0]
         if not self._shot_on or not len(rows):
             return out
-        rest = np.flatnonzero(self._mode == _REST)
+        rest = (self._mode == _REST).nonzero()[0]
         # positions at the frame before, this frame and two frames before that (P, 3, 2)
         t_prev = self._t[(a - 1) % self._hist] - t_a
         grid = np.array([t_prev, 0.0, t_prev - 2 * self._dt])
@@ -925,7 +927,7 @@ class MotionEventDetector:
         nrm /= np.maximum(np.linalg.norm(nrm, axis=2, keepdims=True), 1e-9)
         closing = np.einsum("rpk,rpk->rp", vel[None, :] - vel[:len(rows), None], nrm)
         near &= closing >= _TOUCH_MIN_APPROACH_MM_S  # not rolling side by side, nor apart
-        hit = np.flatnonzero(near.any(axis=1))
+        hit = near.any(axis=1).nonzero()[0]
         if not len(hit):
             return out
         r_ = rows[hit]
@@ -1012,7 +1014,7 @@ class MotionEventDetector:
             if i not in paths:
                 continue
             tau0, tau1, _ = self._window(a, i)
-            ii = int(np.flatnonzero(have == i)[0])
+            ii = int((have == i).nonzero()[0][0])
             # (a fast striker's bend is placed by its samples only to within a frame: one
             # seen first just after a contact may be flagged the frame before it, and
             # frames it is missed in after that leave its contact further on; what its line
@@ -1031,7 +1033,7 @@ class MotionEventDetector:
                 dist = np.minimum(dist, np.linalg.norm(pos_ext - pos_ext[ii][None],
                                                        axis=2).min(axis=1))
             rsum = self._radius[have] + self._radius[i]
-            near = np.flatnonzero((dist < rsum + s_.contact_gate_mm + 20.0) & (have != i))
+            near = ((dist < rsum + s_.contact_gate_mm + 20.0) & (have != i)).nonzero()[0]
             for jj in near.tolist():
                 j = int(have[jj])
                 if i not in moving_before and j not in moving_before:
@@ -1207,7 +1209,7 @@ class MotionEventDetector:
         hardly move and pass the hit on (a Newton's cradle). With the hitter's position
         ``from_xy``, that object must lie beyond ``j`` from it (within 60 degrees of the
         line through both): the push goes on the way it came."""
-        k = np.flatnonzero(starting & (self._mode == _REST))
+        k = (starting & (self._mode == _REST)).nonzero()[0]
         k = k[k != j]
         if not len(k):
             return False
@@ -1247,7 +1249,7 @@ class MotionEventDetector:
         one may have left rest a frame or two before (its onset seen sooner), or not at all
         (held against a cushion). Between shots a hand moves things: only this frame's
         struck objects pass a push on."""
-        moving = np.flatnonzero(self._mode == _MOVING) if self._shot_on else np.zeros(0, int)
+        moving = (self._mode == _MOVING).nonzero()[0] if self._shot_on else np.zeros(0, int)
         recent = moving[np.isfinite(self._t_start[moving]) & (
             t_a - np.nan_to_num(self._t_start[moving], nan=-np.inf) < _RECENT_START_S)]
         # a recent start with no cause yet waits for one (its onset may show a frame before
@@ -1264,7 +1266,7 @@ class MotionEventDetector:
         waiting = [s for s in waiting if s not in explained]
         if not waiting:
             return
-        rest = np.concatenate([np.flatnonzero(self._mode == _REST), recent])
+        rest = np.concatenate([(self._mode == _REST).nonzero()[0], recent])
         if len(rest) < 2:
             return
         xy = np.where((self._mode[rest] == _REST)[:, None], self._rest_xy[rest],
@@ -1353,7 +1355,7 @@ class MotionEventDetector:
         label: a puck into the junction of a red and a black pawn, the one it met first a
         fraction of a ms and a fraction of a mm away from the other (between two of one
         colour the rules read the same either way)."""
-        rest = np.flatnonzero(self._mode == _REST)
+        rest = (self._mode == _REST).nonzero()[0]
         rest = np.array([k for k in rest.tolist() if k not in (other, striker)
                          and self._labels[k] != self._labels[other]], dtype=int)
         touching = np.linalg.norm(self._rest_xy[rest] - self._rest_xy[other], axis=1) - (
@@ -1396,7 +1398,7 @@ class MotionEventDetector:
                 continue
             ev, sigma_t = hit
             j = self._slot_of[ev.objects[0].id]
-            for m in np.flatnonzero(touch[pos[r]]).tolist():
+            for m in touch[pos[r]].nonzero()[0].tolist():
                 k = int(rest[m])
                 if self._mode[k] != _REST or k in held or k == j or not self._held(k):
                     continue
@@ -1508,7 +1510,7 @@ class MotionEventDetector:
         for _ in range(_PUSH_REACH):
             nxt: dict[int, list[int]] = {}
             for k in frontier:
-                for m in np.flatnonzero(touch[k]).tolist():
+                for m in touch[k].nonzero()[0].tolist():
                     if m in parents:
                         continue
                     n = xy[m] - xy[k]
@@ -1588,7 +1590,7 @@ class MotionEventDetector:
         ok = (tt > tau0 + 1e-3) & clear
         if not np.any(ok):
             return None
-        k = int(np.flatnonzero(ok)[0])
+        k = int(ok.nonzero()[0][0])
         v = (xa[k] - self._start_xy[j]) / float(tt[k] - tau0)
         return np.stack([self._start_xy[j] - v * tau0, v, np.zeros(2)])
 
@@ -1608,7 +1610,7 @@ class MotionEventDetector:
         # by hand, or pushed by one that did)
         handled = (self._mode == _MOVING) & (
             np.nan_to_num(self._t_start, nan=-np.inf) > t_a + tau0 - self._dt)
-        rest = np.flatnonzero((self._mode == _REST) | handled)
+        rest = ((self._mode == _REST) | handled).nonzero()[0]
         rest = rest[rest != s]
         if not len(rest):
             return None
@@ -1687,8 +1689,8 @@ class MotionEventDetector:
         within a frame of the first (a rack), the striker's own path tells: its first
         positions (``tt``, ``xa``), run back to each one's start, touch that one only."""
         t_start = np.nan_to_num(self._t_start, nan=-np.inf)
-        objs = np.flatnonzero((self._mode == _MOVING) & self._carry
-                              & (t_start > t_on - 0.5 * self._dt))
+        objs = ((self._mode == _MOVING) & self._carry
+                & (t_start > t_on - 0.5 * self._dt)).nonzero()[0]
         objs = objs[objs != s]
         found: list[tuple[float, int, np.ndarray, bool]] = []
         for j in objs.tolist():
@@ -1852,7 +1854,7 @@ class MotionEventDetector:
                          to_xy: np.ndarray | None = None) -> bool:
         """Whether slot ``s`` centred at ``xy`` (or anywhere on the straight way from there
         to ``to_xy``) would touch (within ``slack_mm``) another object at rest."""
-        rest = np.flatnonzero(self._mode == _REST)
+        rest = (self._mode == _REST).nonzero()[0]
         rest = rest[rest != s]
         q = self._rest_xy[rest]
         if to_xy is not None:  # (the nearest point of the way to each)
@@ -1889,7 +1891,7 @@ class MotionEventDetector:
         the row in the last frames (a puck grazing a row's end pawn, which the cushion
         holds, sends the far pawn off) hit that member. Emits that contact and marks the
         member struck, for the push to be passed on down the row."""
-        rest = np.flatnonzero(self._mode == _REST)
+        rest = (self._mode == _REST).nonzero()[0]
         movers = [j for j in paths if self._mode[j] == _MOVING]
         if len(rest) < 2 or not movers:
             return False
@@ -1902,7 +1904,7 @@ class MotionEventDetector:
                 continue
             comp, frontier = {pos[s]}, [pos[s]]
             while frontier:
-                frontier = [m for k in frontier for m in np.flatnonzero(touch[k]).tolist()
+                frontier = [m for k in frontier for m in touch[k].nonzero()[0].tolist()
                             if m not in comp]
                 comp.update(frontier)
             for m in comp - {pos[s]}:
@@ -2205,13 +2207,13 @@ class MotionEventDetector:
             gone = np.linalg.norm(rel, axis=1) > 3.0 * self._sigma_of(s, a) + s_.onset_min_mm
             if not ballistic and np.count_nonzero(gone) >= 2:
                 # mean speed between the first and last samples clear of the rest
-                k0, k1 = np.flatnonzero(gone)[[0, -1]]
+                k0, k1 = gone.nonzero()[0][[0, -1]]
                 v_mean = float(np.linalg.norm(xa[k1] - xa[k0])) / float(tt[k1] - tt[k0])
                 ballistic = v_mean > _HAND_MAX_MM_S
                 if ballistic and timed is None:
                     # it left where that speed, run back, meets its rest
                     t_on = t_a + float(tt[k0]) - float(np.linalg.norm(rel[k0])) / v_mean
-        others = np.flatnonzero(onset)
+        others = onset.nonzero()[0]
         others = others[others != s]
         if len(others) and not ballistic:
             # struck into an object at once (stun, follow): it starts in the same frame
@@ -2354,7 +2356,7 @@ class MotionEventDetector:
         h = self._hist
         for k in range(a_last + 1, a + 1):
             col = k % h
-            cand = np.flatnonzero(self._seen[:, col] & (self._mode == _MOVING))
+            cand = (self._seen[:, col] & (self._mode == _MOVING)).nonzero()[0]
             cand = cand[cand != s]
             if not len(cand):
                 continue
@@ -2518,7 +2520,7 @@ class MotionEventDetector:
         s1 = np.where(d1 > 0, 1, -1).astype(np.int8)
         side = self._side[slots]
         k_on = self._side_k[slots]
-        for r in np.flatnonzero(side[:, 0] == 0).tolist():  # (new, or just left rest)
+        for r in (side[:, 0] == 0).nonzero()[0].tolist():  # (new, or just left rest)
             s = int(slots[r])
             k0 = self._last_seen_frame(s, a, max(oldest, a - _CROSS_BACK))
             seen0 = k0 < a and bool(self._seen[s, k0 % h])
@@ -2596,8 +2598,8 @@ class MotionEventDetector:
         side zone's line just before it, and no sighting follows to show it."""
         samp = np.linspace(tau0, tau1, 9)
         d = self._depth(eval_path(coef, samp))  # (L, 9)
-        for li in np.flatnonzero((d[:, 0] > 0) != (d[:, -1] > 0)).tolist():
-            k = int(np.flatnonzero((d[li, :-1] > 0) != (d[li, 1:] > 0))[0])
+        for li in ((d[:, 0] > 0) != (d[:, -1] > 0)).nonzero()[0].tolist():
+            k = int(((d[li, :-1] > 0) != (d[li, 1:] > 0)).nonzero()[0][0])
             f = float(d[li, k] / (d[li, k] - d[li, k + 1]))
             tc = float(samp[k] + f * (samp[k + 1] - samp[k]))
             self._event(EventKind.LINE_CROSS, t_a + tc, a, (self._ref(s),),
