@@ -416,6 +416,7 @@ class Tracker:
         self._t_state = np.zeros(0)
         self._id = np.zeros(0, dtype=int)
         self._label = np.zeros(0, dtype=int)
+        self._labels_of: tuple[bytes, tuple[str, ...]] = (b"", ())  # _label as names
         self._votes = np.zeros((0, len(self.labels)))
         self._moving = np.zeros(0, dtype=bool)
         self._retired = np.zeros(0, dtype=int)  # 0 in play, else TrackState value
@@ -451,6 +452,7 @@ class Tracker:
         # (see _unconfirmed_shift): row -> (time, the detection beside its place)
         self._shift_seen: dict[int, tuple[float, np.ndarray]] = {}
         self._frame_knocks: _Knocks | None = None  # this frame's, once asked for
+        self._frame_gates: tuple[np.ndarray, ...] | None = None  # (see _candidate_gates)
         self._frame_live = np.zeros(0, dtype=bool)  # this frame's tracks in play
         # the estimates they come from: state, position variance, its time, moving
         self._knock_basis = (self._x, self._P[:, 0, 0], self._t_state, self._moving)
@@ -496,6 +498,7 @@ class Tracker:
         path_t0 = self._t_state.copy()
         # knocks are judged on the estimates of the previous frame (see _knocks)
         self._frame_knocks = None
+        self._frame_gates = None
         self._frame_live = live_mask
         self._knock_basis = (self._x.copy(), self._P[:, 0, 0].copy(), self._t_state.copy(),
                              self._moving.copy())
@@ -1308,10 +1311,11 @@ class Tracker:
         # the pocket, is seen again lying in the cup (not one seen resting where it lies:
         # a pawn at rest on the circle's edge is found inside it by noise)
         pk = self._pockets
-        if len(pk.capture_mm):
-            d = np.linalg.norm(z[:, None] - pk.centre_xy_mm[None], axis=2)
-            inside = (d <= pk.capture_mm[None] - s.pocket_margin_mm).any(axis=1) & (
-                self._moving[rows] | held)
+        may = self._moving[rows] | held
+        if len(pk.capture_mm) and may.any():
+            inside = may.copy()
+            d = np.linalg.norm(z[may, None] - pk.centre_xy_mm[None], axis=2)
+            inside[may] = (d <= pk.capture_mm[None] - s.pocket_margin_mm).any(axis=1)
             if inside.any():
                 self._retire(rows[inside], TrackState.POCKETED, z[inside])
                 rows, z = rows[~inside], z[~inside]
@@ -1670,13 +1674,12 @@ class Tracker:
             return
         used = np.zeros(len(z), dtype=bool)
         if cands and len(z):
-            pred, gate, second = self._candidate_gates(t)
+            pred, gate, second, label = self._candidate_gates(t)
             dx = z[None, :, 0] - pred[:, 0, None]
             dy = z[None, :, 1] - pred[:, 1, None]
             d = np.sqrt(dx * dx + dy * dy)
             # a second sighting may be anywhere within reach but must read the same label;
             # later ones must follow the candidate's motion closely
-            label = np.array([c.votes.argmax() for c in cands])
             ok = (d <= gate[:, None]) & (label[:, None] == lab[None])
             cost = np.where(ok, d / gate[:, None], _INFEASIBLE)
             rows, cols = self._assign(cost)
@@ -1723,27 +1726,31 @@ class Tracker:
             keep.append(cand)
         self._candidates = keep
 
-    def _candidate_gates(self, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each candidate's predicted position, gate radius and whether it has one hit."""
+    def _candidate_gates(self, t: float) -> tuple[np.ndarray, ...]:
+        """Each candidate's predicted position, gate radius, whether it has one hit and its
+        label (computed once a frame, when first asked: the candidates change only after
+        the tracks have taken their detections)."""
+        if self._frame_gates is not None:
+            return self._frame_gates
         s = self.settings
         cands = self._candidates
-        dt = np.array([t - c.t_s for c in cands])
-        xy = np.array([c.xy_mm for c in cands])
-        v = np.array([c.v_mm_s for c in cands])
+        cols = np.array([(t - c.t_s, *c.xy_mm, *c.v_mm_s, c.hits, c.score_sum, c.sigma_mm,
+                          c.votes.argmax()) for c in cands]).reshape(len(cands), 9)
+        dt, xy, v = cols[:, 0], cols[:, 1:3], cols[:, 3:5]
         pred = xy + v * dt[:, None]
         speed = np.hypot(v[:, 0], v[:, 1])
-        second = np.array([c.hits == 1 for c in cands])
+        second = cols[:, 5] == 1
         # a second sighting may be anywhere within reach, unless the first one was faint (a
         # false detection would take the next real object's first sighting far away) or
         # frames ago (one glimpse in a hand would take whatever is set down next)
-        sure = np.array([c.score_sum >= s.jump_min_score for c in cands])
-        sure &= dt <= 1.5 * self._frame_dt_s
+        sure = (cols[:, 6] >= s.jump_min_score) & (dt <= 1.5 * self._frame_dt_s)
         # (later ones: where its last two sightings run on, missed by the noise of three
         # detections, sqrt(6) sigma, to 4 of those: a fast object's are blurred)
-        noise = 4.0 * math.sqrt(6.0) * np.array([c.sigma_mm for c in cands])
+        noise = 4.0 * math.sqrt(6.0) * cols[:, 7]
         gate = np.where(second & sure, np.maximum(s.max_speed_mm_s * dt, s.candidate_gate_mm),
                         np.maximum(s.candidate_gate_mm, noise) + 0.05 * speed * dt)
-        return pred, gate, second
+        self._frame_gates = (pred, gate, second, cols[:, 8].astype(int))
+        return self._frame_gates
 
     def _continues_candidate(self, z: np.ndarray, lab: np.ndarray, t: float) -> np.ndarray:
         """Which detections (labels ``lab``) a candidate would take next: within its gate,
@@ -1751,11 +1758,10 @@ class Tracker:
         must not hold the true object's detections away from its track)."""
         if not self._candidates:
             return np.zeros(len(z), dtype=bool)
-        pred, gate, second = self._candidate_gates(t)
+        pred, gate, second, label = self._candidate_gates(t)
         gate = np.where(second, self.settings.candidate_gate_mm, gate)
         dx = z[:, 0, None] - pred[None, :, 0]
         dy = z[:, 1, None] - pred[None, :, 1]
-        label = np.array([c.votes.argmax() for c in self._candidates])
         near = (dx * dx + dy * dy <= (gate * gate)[None]) & (lab[:, None] == label[None])
         out: np.ndarray = near.any(axis=1)
         return out
@@ -1968,11 +1974,13 @@ class Tracker:
         state[self._misses >= self.settings.occluded_after_misses] = int(TrackState.OCCLUDED)
         state = np.where(in_play, state, self._retired)
         sigma = np.sqrt(np.maximum(0.5 * (self._P[:, 0, 0] + self._P[:, 1, 1]), 0.0))
-        labels = self.labels
+        key = self._label.tobytes()
+        if self._labels_of[0] != key:  # (the names change only with a new track or label)
+            self._labels_of = (key, tuple([self.labels[i] for i in self._label.tolist()]))
         # fresh arrays (copies of the tracker's own, which change next frame), frozen as
         # they are: the checks of Tracks.__post_init__ hold by construction here
         return Tracks._trusted(
-            t, frame, self._id.copy(), tuple([labels[i] for i in self._label.tolist()]),
+            t, frame, self._id.copy(), self._labels_of[1],
             self._x[:, :2].copy(), self._x[:, 2:].copy(), sigma, state, seen & in_play,
             self._last_seen_t.copy(), matched_xy,
         )

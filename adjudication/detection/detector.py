@@ -267,6 +267,7 @@ class MotionEventDetector:
         self._frame = np.zeros(h, dtype=int)
         self._bad = np.zeros(h, dtype=bool)
         self._slot_of: dict[int, int] = {}
+        self._rows_of: tuple[bytes, np.ndarray] = (b"", np.zeros(0, dtype=int))  # of ids
         self._ids: list[int] = []
         self._labels: list[str] = []
         self._radius = np.zeros(0)
@@ -344,15 +345,19 @@ class MotionEventDetector:
         col = self._n % h
         gap = False
         if self._n >= 2:
-            ts = [float(self._t[(self._n - k) % h]) for k in range(min(self._n, 8), 0, -1)]
+            ts = self._t[(self._n - np.arange(min(self._n, 8), 0, -1)) % h].tolist()
             dts = sorted(b - a for a, b in zip(ts[:-1], ts[1:], strict=True) if b > a)
             if dts:
                 mid = len(dts) // 2
                 self._dt = dts[mid] if len(dts) % 2 else 0.5 * (dts[mid - 1] + dts[mid])
                 gap = tracks.t_s - ts[-1] > 1.6 * self._dt
-        for i, lab in zip(tracks.id.tolist(), tracks.label, strict=True):
-            if i not in self._slot_of:
-                self._grow(int(i), lab)
+        key = tracks.id.tobytes()
+        if key != self._rows_of[0]:  # (the same ids as the frame before, mostly)
+            for i, lab in zip(tracks.id.tolist(), tracks.label, strict=True):
+                if i not in self._slot_of:
+                    self._grow(int(i), lab)
+            self._rows_of = (key, np.array([self._slot_of[i] for i in tracks.id.tolist()],
+                                           dtype=int))
         self._t[col] = tracks.t_s
         self._frame[col] = tracks.frame
         self._bad[col] = gap
@@ -361,7 +366,7 @@ class MotionEventDetector:
         self._state[:, col] = _ABSENT
         self._sigma[:, col] = np.nan
         if len(tracks):
-            rows = np.array([self._slot_of[int(i)] for i in tracks.id.tolist()], dtype=int)
+            rows = self._rows_of[1]
             obs = tracks.obs_xy_mm
             seen = tracks.seen & np.isfinite(obs).all(axis=1) & tracks.on_table
             self._state[rows, col] = tracks.state
@@ -443,7 +448,8 @@ class MotionEventDetector:
         slots = slots[self._seen[slots, col] & self._hug[slots].any(axis=1)]
         if not len(slots):
             return
-        sig = np.nan_to_num(self._sigma[slots, col], nan=self.settings.noise_floor_mm)
+        sig = self._sigma[slots, col]
+        sig = np.where(np.isnan(sig), self.settings.noise_floor_mm, sig)
         off = self._nose_gaps(slots, self._xy[slots, col]) > (
             3.0 * sig + self.settings.onset_min_mm)[:, None]
         self._hug[slots] &= ~off
@@ -578,10 +584,12 @@ class MotionEventDetector:
         soon = np.zeros(n_slots, dtype=bool)  # leaves rest within the look-ahead
         if len(rest):
             obs = self._xy[rest][:, ahead]
-            d = np.linalg.norm(obs - self._rest_xy[rest, None], axis=2)
-            sig = np.nan_to_num(self._sigma[rest, col], nan=s_.noise_floor_mm)
+            off = obs - self._rest_xy[rest, None]
+            d = np.sqrt(off[..., 0] * off[..., 0] + off[..., 1] * off[..., 1])
+            sig = self._sigma[rest, col]
+            sig = np.where(np.isnan(sig), s_.noise_floor_mm, sig)
             thr = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig)
-            exceed = np.nan_to_num(d, nan=0.0) > thr[:, None]
+            exceed = d > thr[:, None]  # (False where unseen: NaN)
             # a ball knocked into a pocket or off the table is gone before a second frame
             st_ahead = self._state[rest][:, ahead[1:]]
             exceed[:, 1:] |= (st_ahead == _POCKETED) | (st_ahead == _OFF_TABLE)
@@ -790,7 +798,9 @@ class MotionEventDetector:
         tt = self._t[ahead] - t_a
         pred = (coef[:, None, 0] + coef[:, None, 1] * tt[None, :, None]
                 + coef[:, None, 2] * (tt**2)[None, :, None])
-        res = np.linalg.norm(np.nan_to_num(self._xy[moving][:, ahead] - pred), axis=2)
+        off = self._xy[moving][:, ahead] - pred
+        res = np.sqrt(off[..., 0] * off[..., 0] + off[..., 1] * off[..., 1])
+        res[np.isnan(res)] = 0.0  # (unseen)
         sig = self._sigma[moving, col]
         sig = np.where(np.isfinite(sig), sig, s_.noise_floor_mm)
         span = tmax - tmin + 1e-3
