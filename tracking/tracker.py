@@ -732,11 +732,11 @@ class Tracker:
     @staticmethod
     def _assign(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         feasible = cost < _INFEASIBLE
-        feasible_r = feasible.any(axis=1)
+        feasible_r = np.asarray(feasible.any(axis=1))
         if not feasible_r.any():
             return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
         r_idx = feasible_r.nonzero()[0]
-        c_idx = feasible.any(axis=0).nonzero()[0]
+        c_idx = np.asarray(feasible.any(axis=0)).nonzero()[0]
         sub = cost[r_idx][:, c_idx]
         r, c = linear_sum_assignment(sub)
         ok = sub[r, c] < _INFEASIBLE
@@ -906,7 +906,7 @@ class Tracker:
         unit line of centres where the nearest one first touched it: where a struck disc
         goes. NaN elsewhere."""
         away = np.full((len(self._id), 2), np.nan)
-        hit = approach.any(axis=1).nonzero()[0]
+        hit = np.asarray(approach.any(axis=1)).nonzero()[0]
         if not len(hit):
             return away
         m = np.argmin(np.where(approach[hit], gap[hit], np.inf), axis=1)

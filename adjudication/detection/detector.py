@@ -588,8 +588,8 @@ class MotionEventDetector:
             d = np.sqrt(off[..., 0] * off[..., 0] + off[..., 1] * off[..., 1])
             sig = self._sigma[rest, col]
             sig = np.where(np.isnan(sig), s_.noise_floor_mm, sig)
-            thr = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig)
-            exceed = d > thr[:, None]  # (False where unseen: NaN)
+            limit = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig)
+            exceed = d > limit[:, None]  # (False where unseen: NaN)
             # a ball knocked into a pocket or off the table is gone before a second frame
             st_ahead = self._state[rest][:, ahead[1:]]
             exceed[:, 1:] |= (st_ahead == _POCKETED) | (st_ahead == _OFF_TABLE)
