@@ -600,7 +600,7 @@ class MotionEventDetector:
             # still in the hand)
             back = ~self._seen[rest, (a - 1) % h] & (not self._shot_on)
             if back.any():
-                back &= self._on_surface(rest, np.nan_to_num(obs[:, 0]), sig)
+                back[back] = self._on_surface(rest[back], np.nan_to_num(obs[back, 0]), sig[back])
             seen_ahead = self._seen[rest][:, ahead[1:]].sum(axis=1)
             later = exceed[:, 1:].sum(axis=1) >= np.where(
                 back, np.minimum(seen_ahead, need), np.minimum(np.maximum(seen_ahead, 1), need))

@@ -16,6 +16,7 @@ import numpy as np
 
 #: A root counts as real when its imaginary part is below this (seconds).
 _IMAG_TOL_S = 1e-7
+_TERMS = np.arange(3)  # of a path: constant, linear, quadratic
 
 
 def fit_path(tau_s: np.ndarray, xy_mm: np.ndarray, degree: int = 2) -> tuple[np.ndarray, float]:
@@ -46,22 +47,29 @@ def fit_paths(
     count. The degree of each row drops to what its samples allow. Returns coefficients
     ``(M, 3, 2)``, RMS residuals ``(M,)`` and sample counts ``(M,)``.
     """
-    m = len(tau_s)
+    m, k = ok.shape
     w = ok.astype(float)
     n = ok.sum(axis=1)
     tau = np.where(ok, tau_s, 0.0)
     xy = np.where(ok[..., None], xy_mm, 0.0)
-    design = np.stack([w, tau, tau * tau], axis=2)  # (M, K, 3), zero rows where not ok
-    deg = np.clip(np.minimum(degree, n - 1), 0, 2)
-    keep = np.arange(3)[None, :] <= deg[:, None]  # (M, 3) terms used
-    design = design * keep[:, None, :]
+    # (np.clip and np.stack cost more than the fit itself on a handful of rows)
+    deg = np.maximum(np.minimum(min(degree, 2), n - 1), 0)
+    keep = _TERMS[None, :] <= deg[:, None]  # (M, 3) terms used
+    design = np.empty((m, k, 3))  # (M, K, 3), zero rows where not ok
+    design[..., 0] = w
+    design[..., 1] = tau
+    design[..., 2] = tau * tau
+    design *= keep[:, None, :]
     lhs = np.einsum("mki,mkj->mij", design, design)
     rhs = np.einsum("mki,mkc->mic", design, xy)
-    lhs[:, np.arange(3), np.arange(3)] += ~keep  # unused terms: 1 * c = 0
-    coef = np.zeros((m, 3, 2))
+    lhs[:, _TERMS, _TERMS] += ~keep  # unused terms: 1 * c = 0
     good = n > 0
-    if np.any(good):
-        coef[good] = np.linalg.solve(lhs[good], rhs[good])
+    if good.all() and m:
+        coef = np.linalg.solve(lhs, rhs)
+    else:
+        coef = np.zeros((m, 3, 2))
+        if good.any():
+            coef[good] = np.linalg.solve(lhs[good], rhs[good])
     resid = (xy - design @ coef) * w[..., None]
     dof = np.maximum(n - deg - 1, 1)
     rms = np.where(n > deg + 1, np.sqrt((resid**2).sum(axis=(1, 2)) / dof), 0.0)
