@@ -1621,6 +1621,17 @@ class Tracker:
                 keep = ~potted
                 rows, a, b = rows[keep], a[keep], b[keep]
         if len(rows) and not pockets_only and len(pk.capture_mm):
+            # one lost moving with its edge over a capture circle went in: in a Novuss
+            # corner the rails round the hole turn it back over it within a frame, which
+            # its velocity, caught mid-bounce, does not tell
+            gap = np.linalg.norm(a[:, None] - pk.centre_xy_mm[None], axis=2)  # (N, K)
+            over = gap <= (pk.capture_mm[None] + self._radius[self._label[rows]][:, None])
+            if over.any():
+                k = np.argmin(gap, axis=1)
+                hit = over.any(axis=1)
+                self._retire(rows[hit], TrackState.POCKETED, pk.centre_xy_mm[k[hit]])
+                rows, a, b = rows[~hit], a[~hit], b[~hit]
+        if len(rows) and not pockets_only and len(pk.capture_mm):
             # a cushion turns far more objects than fly over it: one that comes off the
             # cushion into a pocket within the horizon is pocketed
             bounce, xy = self._bounce_into_pocket(rows, a, b)
