@@ -430,6 +430,8 @@ class Tracker:
         self._first_miss_t = np.zeros(0)  # the first frame without it, since last seen
         self._last_seen_t = np.zeros(0)
         self._last_seen_xy = np.zeros((0, 2))
+        self._last_sigma = np.zeros(0)  # of its last detection (mm)
+        self._before_xy = np.zeros((0, 2))  # its estimate the frame before (NaN: none)
         self._misses = np.zeros(0, dtype=int)
         self._slow_since = np.zeros(0)
         self._anchor_xy = np.zeros((0, 2))  # where a moving track's still spell began
@@ -661,7 +663,7 @@ class Tracker:
         seen[rows] = True
         z_hit = z[hit]
         matched_xy[rows] = z_hit
-        self._after_match(rows, z_hit, lab[hit], score[hit], path_from, path_t0, t)
+        self._after_match(rows, z_hit, sigma[hit], lab[hit], score[hit], path_from, path_t0, t)
         self._empty_evidence(live, seen, matched_xy)
         self._covered_places(live, seen, matched_xy, t)
 
@@ -1279,8 +1281,9 @@ class Tracker:
         self._slow_since[rows] = np.nan
         self._t_state[rows] = t
 
-    def _after_match(self, rows: np.ndarray, z: np.ndarray, lab: np.ndarray, score: np.ndarray,
-                     path_from: np.ndarray, path_t0: np.ndarray, t: float) -> None:
+    def _after_match(self, rows: np.ndarray, z: np.ndarray, sigma: np.ndarray, lab: np.ndarray,
+                     score: np.ndarray, path_from: np.ndarray, path_t0: np.ndarray, t: float
+                     ) -> None:
         """Bookkeeping for the tracks matched this frame (``rows``, at ``z``): last seen,
         label votes, rest detection, and pockets or off the table along the path from
         ``path_from`` (per track, NaN: no path) since ``path_t0``."""
@@ -1289,6 +1292,8 @@ class Tracker:
             return
         self._last_seen_t[rows] = t
         self._last_seen_xy[rows] = z
+        self._last_sigma[rows] = sigma
+        self._before_xy[rows] = path_from[rows]
         self._misses[rows] = 0
         self._empty[rows] = 0
         self._covered[rows] = 0
@@ -1506,6 +1511,7 @@ class Tracker:
         if not len(rows):
             return
         self._knocked_into_pocket(rows[~self._moving[rows]], t)
+        self._struck_into_pocket(rows[~self._moving[rows] & (self._retired[rows] == 0)], t)
         moving = rows[self._moving[rows]]
         if not len(moving):
             return
@@ -1595,6 +1601,33 @@ class Tracker:
         window = self._first_miss_t[rows] - self._last_seen_t[rows]
         soon = np.linalg.norm(end - a, axis=1) <= (
             self._touch_speed[rows] * window * s.lost_pocket_slack)
+        go = potted & soon
+        if go.any():
+            go[go] = self._clear_way(rows[go], a[go], end[go], self._frame_live)
+            self._retire(rows[go], TrackState.POCKETED, end[go])
+
+    def _struck_into_pocket(self, rows: np.ndarray, t: float) -> None:
+        """Resting strikers (the puck; ``rows``, unseen) whose last sighting had left their
+        place by more than its noise (3 sigma), on a clear way
+        straight into a pocket near enough to be reached by the next frame, and that are
+        seen nowhere for ``off_table_lost_s``: struck into the pocket beside them, gone
+        before any frame showed them moving (a puck set down by a corner)."""
+        s = self.settings
+        rows = rows[self._struck[self._label[rows]]
+                    & (t - self._last_seen_t[rows] >= s.off_table_lost_s)
+                    & np.isfinite(self._before_xy[rows, 0])]
+        if not len(rows) or not len(self._pockets.capture_mm):
+            return
+        a = self._before_xy[rows]
+        shift = self._last_seen_xy[rows] - a
+        step = np.linalg.norm(shift, axis=1)
+        go = step > 3.0 * self._last_sigma[rows]  # (the place: averaged over many frames)
+        if not go.any():
+            return
+        rows, a, shift, step = rows[go], a[go], shift[go], step[go]
+        end, potted = self._exit_point(a, shift / step[:, None])
+        window = self._first_miss_t[rows] - self._last_seen_t[rows]
+        soon = np.linalg.norm(end - a, axis=1) <= s.max_speed_mm_s * window
         go = potted & soon
         if go.any():
             go[go] = self._clear_way(rows[go], a[go], end[go], self._frame_live)
@@ -1923,6 +1956,8 @@ class Tracker:
             self._moving[row] = True
         self._last_seen_t[row] = t
         self._last_seen_xy[row] = cand.xy_mm
+        self._last_sigma[row] = cand.sigma_mm
+        self._before_xy[row] = np.nan
         self._misses[row] = 0
         self._empty[row] = 0
         self._held[row] = False
@@ -1953,6 +1988,8 @@ class Tracker:
         self._first_miss_t = np.r_[self._first_miss_t, np.nan]
         self._last_seen_t = np.r_[self._last_seen_t, t]
         self._last_seen_xy = np.vstack([self._last_seen_xy, cand.xy_mm])
+        self._last_sigma = np.r_[self._last_sigma, cand.sigma_mm]
+        self._before_xy = np.vstack([self._before_xy, [np.nan, np.nan]])
         self._misses = np.r_[self._misses, 0]
         self._slow_since = np.r_[self._slow_since, np.nan]
         self._anchor_xy = np.vstack([self._anchor_xy, cand.xy_mm])
