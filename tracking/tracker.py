@@ -1120,6 +1120,18 @@ class Tracker:
         central = potted & (miss[n, k] <= 0.5 * pk.capture_mm[k])
         clear = central & self._clear_way(rows[go], a, end, live)
         out[go.nonzero()[0][clear]] = np.linalg.norm(end - a, axis=1)[clear]
+        # (or one that meets a cushion with its edge over a capture circle: in a Novuss
+        # corner the rails round the hole turn it in)
+        r = self._radius[self._label[rows[go]]]
+        nose = self._half_wh[None] - r[:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = np.where(way != 0, (np.sign(way) * nose - a) / way, np.inf).min(axis=1)
+        touch = a + np.maximum(u, 0.0)[:, None] * way
+        gap = np.linalg.norm(touch[:, None] - pk.centre_xy_mm[None], axis=2)
+        corner = ~central & (gap <= pk.capture_mm[None] + r[:, None]).any(axis=1)
+        if corner.any():
+            corner[corner] = self._clear_way(rows[go][corner], a[corner], touch[corner], live)
+            out[go.nonzero()[0][corner]] = np.maximum(u[corner], 0.0)
         return out
 
     def _clear_way(self, rows: np.ndarray, a: np.ndarray, end: np.ndarray, live: np.ndarray
