@@ -794,6 +794,27 @@ def test_pawn_bounced_in_a_corner_between_frames_and_lost_is_pocketed() -> None:
     assert np.linalg.norm(run[-1].xy_mm[q] - pocket) <= 50.0 + 1e-6
 
 
+def test_puck_lost_after_a_hard_hit_on_the_rail_by_a_corner_is_off_the_table() -> None:
+    # the puck runs at 4.4 m/s into the right rail beside the corner pocket, last seen
+    # with its edge over the capture circle and its centre over the rail's nose, and is
+    # never seen again: a hit that hard (3.9 m/s across the rail) can send it over, and
+    # its path runs on beyond the rail: off the table
+    v = np.array([3870.0, -2160.0])
+    last = np.array([480.7, -400.7])
+    frames_n, k_last = 26, 12
+    xy = np.zeros((frames_n, 2, 2))
+    for k in range(frames_n):
+        xy[k, 0] = last + v * (min(k, k_last) - k_last) / FPS
+        xy[k, 1] = [0.0, 0.0]  # a pawn at rest
+    seen = np.ones((frames_n, 2), dtype=bool)
+    seen[k_last + 1:, 0] = False
+    frames, _ = _scripted(xy, ["puck", "red_pawn"], seen, seed=2)
+    tracker = Tracker(NOVUSS)
+    run = [tracker.update(o) for o in frames]
+    q = run[-1].label.index("puck")
+    assert run[-1].state[q] == TrackState.OFF_TABLE, run[-1].state[q]
+
+
 def test_pawn_knocked_into_the_cushion_by_a_corner_never_jumps_to_a_false_detection() -> None:
     # the puck knocks a pawn at 5 m/s into cushion a 40 mm short of the corner, where its
     # edge lies over the capture circle; it is seen once on its way and never again (it

@@ -169,7 +169,9 @@ class TrackerSettings:
       by the cushion there, it runs into a pocket within the horizon). The same wait
       applies to a resting pawn touched by a mover and seen nowhere since (see
       ``_knocked_into_pocket``). Longer waits avoid declaring a ball that bounced back
-      under an arm gone, but report it later.
+      under an arm gone, but report it later. A track lost moving with its edge over a
+      capture circle (in a Novuss corner) is pocketed, unless it hit the rail it runs
+      into at ``fly_over_speed_mm_s`` (2500) or more across it: that hit can send it over.
     * ``moved_min_unseen_s`` (0.3) and ``moved_min_mm`` (8): a resting object re-found
       after being unseen this long, this far from where it rested, was moved by hand (a
       ``MOVED`` note) rather than struck.
@@ -248,6 +250,7 @@ class TrackerSettings:
     off_table_margin_mm: float = 10.0
     off_table_lost_s: float = 0.25
     off_table_horizon_s: float = 0.1
+    fly_over_speed_mm_s: float = 2500.0
     moved_min_unseen_s: float = 0.3
     moved_min_mm: float = 8.0
     pocket_margin_mm: float = 3.0
@@ -279,6 +282,7 @@ class TrackerSettings:
         non_negative = ("label_mismatch_cost", "start_moving_chi2",
                         "start_moving_mm", "rest_speed_mm_s", "off_table_speed_mm_s",
                         "off_table_margin_mm", "off_table_lost_s", "off_table_horizon_s",
+                        "fly_over_speed_mm_s",
                         "moved_min_unseen_s", "moved_min_mm", "pocket_margin_mm",
                         "empty_near_mm", "covered_frac", "covered_gone_s", "hidden_max_s",
                         "hand_min_s",
@@ -1668,9 +1672,11 @@ class Tracker:
         if len(rows) and not pockets_only and len(pk.capture_mm):
             # one lost moving with its edge over a capture circle went in: in a Novuss
             # corner the rails round the hole turn it back over it within a frame, which
-            # its velocity, caught mid-bounce, does not tell
+            # its velocity, caught mid-bounce, does not tell (unless it hit the rail it
+            # runs into hard enough to fly over it)
             gap = np.linalg.norm(a[:, None] - pk.centre_xy_mm[None], axis=2)  # (N, K)
             over = gap <= (pk.capture_mm[None] + self._radius[self._label[rows]][:, None])
+            over &= (self._rail_speed(rows, a) < s.fly_over_speed_mm_s)[:, None]
             if over.any():
                 k = np.argmin(gap, axis=1)
                 hit = over.any(axis=1)
@@ -1689,6 +1695,19 @@ class Tracker:
             if (outside & fast).any():
                 r = outside & fast
                 self._retire_crossing(rows[r], b[r], b[r], 0.0, require_speed=True)
+
+    def _rail_speed(self, rows: np.ndarray, a: np.ndarray) -> np.ndarray:
+        """Speed (mm/s) across the rail that tracks ``rows``, last seen at ``a`` (N, 2),
+        run into first (0 where they run into none)."""
+        v = self._x[rows, 2:]
+        toward = np.where(a == 0, v, np.sign(a) * v)  # (N, 2) per axis, toward its rail
+        nose = self._half_wh[None] - self._radius[self._label[rows]][:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            wait = np.where(toward > 0, np.maximum(nose - np.abs(a), 0.0) / toward, np.inf)
+        first = np.argmin(wait, axis=1)
+        n = np.arange(len(rows))
+        out: np.ndarray = np.where(np.isfinite(wait[n, first]), toward[n, first], 0.0)
+        return out
 
     def _bounce_into_pocket(self, rows: np.ndarray, a: np.ndarray, b: np.ndarray
                             ) -> tuple[np.ndarray, np.ndarray]:
