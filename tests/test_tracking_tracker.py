@@ -794,6 +794,29 @@ def test_pawn_bounced_in_a_corner_between_frames_and_lost_is_pocketed() -> None:
     assert np.linalg.norm(run[-1].xy_mm[q] - pocket) <= 50.0 + 1e-6
 
 
+def test_balls_of_the_8_ball_clip_are_pocketed_the_frame_they_drop() -> None:
+    # a pool pocket is an opening in the cushion, not a hole ringed by rails: the Novuss
+    # corner rules (a reach that ends at a cushion with the edge over the capture circle)
+    # must not hold a ball rolling into the jaws back from its detections there
+    from simulation.groundtruth import load_sidecar
+    from simulation.observe import POCKETED, ground_truth_from_sidecar
+
+    gt = ground_truth_from_sidecar(load_sidecar("sample_videos/8ball.json"))
+    observed = observe(gt, ObserveSettings(), seed=1)
+    tracker = Tracker(get_table(gt.table))
+    first: dict[str, float] = {}
+    for o in observed.frames:
+        tracks = tracker.update(o)
+        for label, state in zip(tracks.label, tracks.state, strict=True):
+            if state == TrackState.POCKETED:
+                first.setdefault(label, tracks.t_s)
+    truth = {label: float(gt.t_s[np.flatnonzero(gt.status[:, j] == POCKETED)[0]])
+             for j, label in enumerate(gt.labels) if (gt.status[:, j] == POCKETED).any()}
+    assert set(first) == set(truth)
+    for label, t_s in truth.items():
+        assert abs(first[label] - t_s) <= 1.5 / FPS, (label, first[label], t_s)
+
+
 def test_puck_lost_after_a_hard_hit_on_the_rail_by_a_corner_is_off_the_table() -> None:
     # the puck runs at 4.4 m/s into the right rail beside the corner pocket, last seen
     # with its edge over the capture circle and its centre over the rail's nose, and is

@@ -335,6 +335,9 @@ class _Pockets:
     centre_xy_mm: np.ndarray  # (K, 2)
     capture_mm: np.ndarray  # (K,)
     hole_mm: np.ndarray  # (K,)
+    # (K,) a hole in the surface ringed by rails (a Novuss corner), not an opening in the
+    # cushion (a pool pocket, whose mouth has no cushion to turn a ball in)
+    ringed: np.ndarray
 
 
 @dataclass(slots=True)
@@ -407,6 +410,7 @@ class Tracker:
             np.array([p.centre_xy_mm for p in spec.pockets], dtype=float).reshape(-1, 2),
             np.array([p.capture_radius_mm for p in spec.pockets], dtype=float),
             np.array([p.hole_radius_mm for p in spec.pockets], dtype=float),
+            np.array([p.mouth_a_xy_mm is None for p in spec.pockets], dtype=bool),
         )
         self._half_wh = np.array(spec.half_wh_mm, dtype=float)
         self.reset()
@@ -1132,7 +1136,7 @@ class Tracker:
             u = np.where(way != 0, (np.sign(way) * nose - a) / way, np.inf).min(axis=1)
         touch = a + np.maximum(u, 0.0)[:, None] * way
         gap = np.linalg.norm(touch[:, None] - pk.centre_xy_mm[None], axis=2)
-        corner = ~central & (gap <= pk.capture_mm[None] + r[:, None]).any(axis=1)
+        corner = ~central & ((gap <= pk.capture_mm[None] + r[:, None]) & pk.ringed).any(axis=1)
         if corner.any():
             corner[corner] = self._clear_way(rows[go][corner], a[corner], touch[corner], live)
             out[go.nonzero()[0][corner]] = np.maximum(u[corner], 0.0)
@@ -1676,7 +1680,7 @@ class Tracker:
             # runs into hard enough to fly over it)
             gap = np.linalg.norm(a[:, None] - pk.centre_xy_mm[None], axis=2)  # (N, K)
             over = gap <= (pk.capture_mm[None] + self._radius[self._label[rows]][:, None])
-            over &= (self._rail_speed(rows, a) < s.fly_over_speed_mm_s)[:, None]
+            over &= pk.ringed[None] & (self._rail_speed(rows, a) < s.fly_over_speed_mm_s)[:, None]
             if over.any():
                 k = np.argmin(gap, axis=1)
                 hit = over.any(axis=1)
