@@ -1130,13 +1130,9 @@ class Tracker:
         out[go.nonzero()[0][clear]] = np.linalg.norm(end - a, axis=1)[clear]
         # (or one that meets a cushion with its edge over a capture circle: in a Novuss
         # corner the rails round the hole turn it in)
-        r = self._radius[self._label[rows[go]]]
-        nose = self._half_wh[None] - r[:, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            u = np.where(way != 0, (np.sign(way) * nose - a) / way, np.inf).min(axis=1)
+        u = self._to_rail(a, way, self._radius[self._label[rows[go]]])
         touch = a + np.maximum(u, 0.0)[:, None] * way
-        gap = np.linalg.norm(touch[:, None] - pk.centre_xy_mm[None], axis=2)
-        corner = ~central & ((gap <= pk.capture_mm[None] + r[:, None]) & pk.ringed).any(axis=1)
+        corner = ~central & self._over_ringed_hole(rows[go], touch).any(axis=1)
         if corner.any():
             corner[corner] = self._clear_way(rows[go][corner], a[corner], touch[corner], live)
             out[go.nonzero()[0][corner]] = np.maximum(u[corner], 0.0)
@@ -1441,12 +1437,16 @@ class Tracker:
                 if m.any():
                     self._retire(gone[m], state, where[m])
 
-    def _to_rail(self, a: np.ndarray, d: np.ndarray) -> np.ndarray:
+    def _to_rail(self, a: np.ndarray, d: np.ndarray, inset_mm: np.ndarray | None = None
+                 ) -> np.ndarray:
         """For lines ``a + u d`` (N, 2 each), the ``u`` where each meets the playing
-        surface's edge (inf where it never moves; NaN where ``d`` is NaN)."""
+        surface's edge, or the line ``inset_mm`` (N,) inside it (an object's radius: where
+        its edge meets the cushion's nose); inf where it never moves, NaN where ``d`` is
+        NaN."""
+        edge = self._half_wh[None] if inset_mm is None else (
+            self._half_wh[None] - inset_mm[:, None])
         with np.errstate(divide="ignore", invalid="ignore"):
-            to_edge = np.where(d > 0, (self._half_wh - a) / d,
-                               np.where(d < 0, (-self._half_wh - a) / d, np.inf))
+            to_edge = np.where(d > 0, (edge - a) / d, np.where(d < 0, (-edge - a) / d, np.inf))
         out: np.ndarray = to_edge.min(axis=1)
         return out
 
@@ -1531,7 +1531,7 @@ class Tracker:
         if not len(rows):
             return
         self._knocked_into_pocket(rows[~self._moving[rows]], t)
-        self._struck_into_pocket(rows[~self._moving[rows] & (self._retired[rows] == 0)], t)
+        self._struck_into_pocket(rows[~self._moving[rows]], t)
         moving = rows[self._moving[rows]]
         if not len(moving):
             return
@@ -1633,7 +1633,7 @@ class Tracker:
         seen nowhere for ``off_table_lost_s``: struck into the pocket beside them, gone
         before any frame showed them moving (a puck set down by a corner)."""
         s = self.settings
-        rows = rows[self._struck[self._label[rows]]
+        rows = rows[self._struck[self._label[rows]] & (self._retired[rows] == 0)
                     & (t - self._last_seen_t[rows] >= s.off_table_lost_s)
                     & np.isfinite(self._before_xy[rows, 0])]
         if not len(rows) or not len(self._pockets.capture_mm):
@@ -1678,11 +1678,10 @@ class Tracker:
             # corner the rails round the hole turn it back over it within a frame, which
             # its velocity, caught mid-bounce, does not tell (unless it hit the rail it
             # runs into hard enough to fly over it)
-            gap = np.linalg.norm(a[:, None] - pk.centre_xy_mm[None], axis=2)  # (N, K)
-            over = gap <= (pk.capture_mm[None] + self._radius[self._label[rows]][:, None])
-            over &= pk.ringed[None] & (self._rail_speed(rows, a) < s.fly_over_speed_mm_s)[:, None]
+            over = self._over_ringed_hole(rows, a) & (
+                self._rail_speed(rows, a) < s.fly_over_speed_mm_s)[:, None]
             if over.any():
-                k = np.argmin(gap, axis=1)
+                k = np.argmax(over, axis=1)
                 hit = over.any(axis=1)
                 self._retire(rows[hit], TrackState.POCKETED, pk.centre_xy_mm[k[hit]])
                 rows, a, b = rows[~hit], a[~hit], b[~hit]
@@ -1699,6 +1698,15 @@ class Tracker:
             if (outside & fast).any():
                 r = outside & fast
                 self._retire_crossing(rows[r], b[r], b[r], 0.0, require_speed=True)
+
+    def _over_ringed_hole(self, rows: np.ndarray, xy: np.ndarray) -> np.ndarray:
+        """``(N, K)``: which pockets ringed by rails (a Novuss corner) tracks ``rows``,
+        centred at ``xy``, hang their edge over (the capture circle)."""
+        pk = self._pockets
+        gap = np.linalg.norm(xy[:, None] - pk.centre_xy_mm[None], axis=2)
+        out: np.ndarray = pk.ringed[None] & (
+            gap <= pk.capture_mm[None] + self._radius[self._label[rows]][:, None])
+        return out
 
     def _rail_speed(self, rows: np.ndarray, a: np.ndarray) -> np.ndarray:
         """Speed (mm/s) across the rail that tracks ``rows``, last seen at ``a`` (N, 2),
