@@ -448,8 +448,7 @@ class MotionEventDetector:
         slots = slots[self._seen[slots, col] & self._hug[slots].any(axis=1)]
         if not len(slots):
             return
-        sig = self._sigma[slots, col]
-        sig = np.where(np.isnan(sig), self.settings.noise_floor_mm, sig)
+        sig = self._sigmas_of(slots, col)
         off = self._nose_gaps(slots, self._xy[slots, col]) > (
             3.0 * sig + self.settings.onset_min_mm)[:, None]
         self._hug[slots] &= ~off
@@ -482,6 +481,12 @@ class MotionEventDetector:
     def _sigma_of(self, s: int, a: int) -> float:
         v = self._sigma[s, a % self._hist]
         return float(v) if np.isfinite(v) else self.settings.noise_floor_mm
+
+    def _sigmas_of(self, slots: np.ndarray, col: int) -> np.ndarray:
+        """``_sigma_of`` for many slots, at ring column ``col``."""
+        v = self._sigma[slots, col]
+        out: np.ndarray = np.where(np.isfinite(v), v, self.settings.noise_floor_mm)
+        return out
 
     def _event(self, kind: EventKind, t_s: float, a: int, refs: tuple[ObjectRef, ...],
                xy: np.ndarray | tuple[float, float], conf: float, sigma_t: float = 0.0,
@@ -586,8 +591,7 @@ class MotionEventDetector:
             obs = self._xy[rest][:, ahead]
             off = obs - self._rest_xy[rest, None]
             d = np.sqrt(off[..., 0] * off[..., 0] + off[..., 1] * off[..., 1])
-            sig = self._sigma[rest, col]
-            sig = np.where(np.isnan(sig), s_.noise_floor_mm, sig)
+            sig = self._sigmas_of(rest, col)
             limit = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig)
             exceed = d > limit[:, None]  # (False where unseen: NaN)
             # a ball knocked into a pocket or off the table is gone before a second frame
@@ -801,8 +805,7 @@ class MotionEventDetector:
         off = self._xy[moving][:, ahead] - pred
         res = np.sqrt(off[..., 0] * off[..., 0] + off[..., 1] * off[..., 1])
         res[np.isnan(res)] = 0.0  # (unseen)
-        sig = self._sigma[moving, col]
-        sig = np.where(np.isfinite(sig), sig, s_.noise_floor_mm)
+        sig = self._sigmas_of(moving, col)
         span = tmax - tmin + 1e-3
         h_ext = tt[None, :] - tmax[:, None]
         model = np.where(deg2[:, None], 0.5 * 200.0 * (h_ext + span[:, None] / 2) ** 2,
