@@ -10,7 +10,15 @@ import pytest
 
 from calibration.tables import get_table
 from simulation import physics
-from simulation.observe import GroundTruth, ObserveSettings, ground_truth_from_shot, observe
+from simulation.groundtruth import load_sidecar
+from simulation.observe import (
+    POCKETED,
+    GroundTruth,
+    ObserveSettings,
+    ground_truth_from_shot,
+    ground_truth_from_sidecar,
+    observe,
+)
 from simulation.racks import pool_rack
 from simulation.trackeval import id_switches
 from tracking.tracker import Tracker, TrackerSettings
@@ -798,9 +806,6 @@ def test_balls_of_the_8_ball_clip_are_pocketed_the_frame_they_drop() -> None:
     # a pool pocket is an opening in the cushion, not a hole ringed by rails: the Novuss
     # corner rules (a reach that ends at a cushion with the edge over the capture circle)
     # must not hold a ball rolling into the jaws back from its detections there
-    from simulation.groundtruth import load_sidecar
-    from simulation.observe import POCKETED, ground_truth_from_sidecar
-
     gt = ground_truth_from_sidecar(load_sidecar("sample_videos/8ball.json"))
     observed = observe(gt, ObserveSettings(), seed=1)
     tracker = Tracker(get_table(gt.table))
