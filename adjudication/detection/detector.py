@@ -172,6 +172,26 @@ _JUNCTION_GAP_MM = 2.0
 #: ... and a striker whose noisy path touched one of a row's pawns may have met its
 #: neighbour instead up to this long (s) after: which end of the row flies off tells.
 _JUNCTION_LATE_S = 0.005
+#: Least change (mm/s) in a striker's velocity, across a hit, that only a cushion's push
+#: explains before the striker is seen again (a puck off a pawn into the rail beside it).
+_RAIL_KICK_MM_S = 100.0
+#: ... judged from its sightings up to this many frames after the hit's (and the look-ahead
+#: after those): later, the events around the hit are out already.
+_KICK_WAIT_FRAMES = 2
+#: The most deceleration (mm/s^2) taken from a striker's fitted path for friction.
+_MAX_DECEL_MM_S2 = 5000.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Hit:
+    """A moving striker's hit on a resting object, kept to test for a cushion after it."""
+
+    a: int  # the frame analysed when it was found
+    t_s: float
+    xy_mm: np.ndarray  # the striker's centre then
+    v_mm_s: np.ndarray  # its velocity before
+    decel_mm_s2: float  # how fast it was slowing down before (friction)
+    n: np.ndarray  # unit line of centres, towards the object
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +321,7 @@ class MotionEventDetector:
         # slot -> (t_s, unit direction) of the last hit that started it from rest
         self._hit_dir: dict[int, tuple[float, np.ndarray]] = {}
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
+        self._kicks: dict[int, _Hit] = {}  # striker -> hit to test for a cushion after
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
         self._dt = 1 / 30
 
@@ -635,6 +656,8 @@ class MotionEventDetector:
             for s in (*rest.tolist(), *vanished.nonzero()[0].tolist()):
                 paths.setdefault(s, np.array([self._rest_xy[s], [0.0, 0.0], [0.0, 0.0]]))
             explained = self._causes(a, triggers, paths, onset, bend, soon, t_a, fitted)
+        if self._kicks:
+            self._rails_after_hits(a, t_a)
 
         # 5. onsets nobody explains yet: struck by a mover (the stroke just played counts),
         #    pushed by a touching neighbour that was, a stroke, or a hand
@@ -1101,6 +1124,9 @@ class MotionEventDetector:
                 seen_pairs.add(key)
                 cands.append(_Candidate(tc, i, j, r, conf, bounce_only))
         deflected: dict[int, tuple[float, np.ndarray | None]] = {}
+        # striker -> its hit on a resting object: a cushion it met before its next
+        # sightings shows in its velocity after (``_rail_after_hit``)
+        kicked: dict[int, _Hit] = {}
         # (and the contacts reported already in this window: a mover went on after those
         # as it is seen to go, too)
         earlier: dict[int, tuple[float, np.ndarray | None]] = {
@@ -1131,6 +1157,13 @@ class MotionEventDetector:
                                                            self._ref(other)),
                         eval_path(paths[striker], c.tc), conf, sigma_t)
             if other not in moving_before:
+                if striker in moving_before:
+                    v_b = eval_velocity(paths[striker], c.tc)
+                    slowing = -2.0 * float(paths[striker][2] @ v_b) / max(
+                        float(np.linalg.norm(v_b)), 1e-9)
+                    kicked.setdefault(striker, _Hit(
+                        a, t_a + c.tc, eval_path(paths[striker], c.tc), v_b,
+                        min(max(slowing, 0.0), _MAX_DECEL_MM_S2), nrm))
                 self._pressed_cushion(other, dvec, t_a + c.tc, a)
                 self._note_hit(other, t_a + c.tc, eval_path(paths[striker], c.tc))
                 self._t_start[other] = t_a + c.tc  # the root times its start best
@@ -1170,6 +1203,7 @@ class MotionEventDetector:
                     self._bent_late.add(i)
                 elif hit is not None and self._cushion_after_contact(i, a, hit, t_a):
                     explained.add(i)
+        self._kicks.update(kicked)
         return explained
 
     def _cushion_after_contact(self, s: int, a: int, tc: float, t_a: float) -> bool:
@@ -1191,6 +1225,84 @@ class MotionEventDetector:
                 continue
             p = eval_path(after, t_cu)
             if not self._beside_cushion(k, p) or self._cushion_recent(s, k, t_a + t_cu):
+                continue
+            self._cushion_event(s, k, t_a + t_cu, a, p, 0.8 * self._quality([s], a))
+            return True
+        return False
+
+    def _rails_after_hits(self, a: int, t_a: float) -> None:
+        """Test the hits noted (``_kicks``) for a cushion the striker met after them,
+        each once it has been seen enough since; a hit the striker made after it, or one
+        it is seen too little after, drops out."""
+        for s, hit in list(self._kicks.items()):
+            if self._contact_t.get(s, -math.inf) > hit.t_s + _SAME_TOUCH_S or (
+                    self._mode[s] != _MOVING):
+                del self._kicks[s]
+                continue
+            done = self._rail_after_hit(s, a, t_a, hit)
+            if done is not None or a >= hit.a + _KICK_WAIT_FRAMES:
+                del self._kicks[s]
+
+    def _rail_after_hit(self, s: int, a: int, t_a: float, hit: _Hit) -> bool | None:
+        """Whether a striker that hit a resting object met a cushion before it was seen
+        again (None: not seen enough since to tell yet). A hit pushes the striker only back
+        along the line of centres ``n``; when its velocity after (a line through its
+        sightings since, run back to the hit at the deceleration it had before) differs
+        from the one before by more, along a cushion's normal, the cushion pushed it. It
+        met the cushion where its path after, run back so, leaves the nose, if that lies
+        between the hit and its next sighting, or else where it reaches the nose going on
+        as the hit left it."""
+        s_ = self.settings
+        tc, p_c, v_b, n = hit.t_s - t_a, hit.xy_mm, hit.v_mm_s, hit.n
+        if any(q == s and t >= hit.t_s - self._dt for (q, _), t in self._last_cush_t.items()):
+            return False  # (found already, from its bend)
+        tt, xa = self._samples(s, hit.a, a + s_.lag_frames, t_a)
+        if len(tt) < 3 or float(tt[-1] - tt[0]) < 1.5 * self._dt:
+            return None
+        after, rms = fit_path(tt, xa, 1)
+        sig = self._sigma_of(s, a)
+        if rms > 2.5 * sig and len(tt) >= 4:
+            # (its first sighting after may come before the bounce)
+            tt, xa = tt[1:], xa[1:]
+            after, rms = fit_path(tt, xa, 1)
+        if rms > 2.5 * sig:
+            return False  # (its sightings after bend again: that bend is found as one)
+        t_mid = float(tt.mean())  # (a line's velocity is the path's at its mean time)
+        v_a = eval_velocity(after, t_mid)
+        u_a = v_a / max(float(np.linalg.norm(v_a)), 1e-9)
+        dv = v_a + hit.decel_mm_s2 * (t_mid - tc) * u_a - v_b
+        sig_v = sig * math.sqrt(12.0 / len(tt)) / float(tt[-1] - tt[0])
+        r = float(self._radius[s])
+        reach = float(np.linalg.norm(v_b)) * (float(tt[0]) - tc) + 3.0 * sig
+        for k in range(len(self._cush_a)):
+            nk = self._cush_n[k]
+            gap0 = float((p_c - self._cush_a[k]) @ nk) - r
+            if gap0 > reach:
+                continue
+            m = np.column_stack([-n, nk])
+            if abs(float(np.linalg.det(m))) < 0.3:
+                continue  # (the hit drives it along the normal itself: no telling)
+            push, kick = np.linalg.solve(m, dv)
+            if push < -3.0 * sig_v or kick < max(_RAIL_KICK_MM_S, 5.0 * sig_v):
+                continue
+            v_in = -float((v_b - push * n) @ nk)
+            # the path after, run back from t_mid: q_mid - b x - c x^2 beyond one radius
+            q_mid = float((eval_path(after, t_mid) - self._cush_a[k]) @ nk) - r
+            b = float(v_a @ nk)
+            c = 0.5 * hit.decel_mm_s2 * float(u_a @ nk)
+            if v_in <= 0.0 or b <= 0.0 or q_mid <= 0.0:
+                continue  # (into the cushion after the hit, and off it after)
+            x = q_mid / b if c < 1e-9 else (math.sqrt(b * b + 4.0 * c * q_mid) - b) / (2.0 * c)
+            t_cu = t_mid - x  # where the path after leaves the nose
+            if not tc <= t_cu <= float(tt[0]):
+                t_cu = tc + max(gap0, 0.0) / v_in
+            if not tc <= t_cu <= float(tt[0]) + self._dt:
+                continue  # (the first sighting after may still come before the bounce)
+            x = t_mid - t_cu
+            if abs(q_mid - b * x - c * x * x) > 3.0 * sig + s_.cushion_gate_mm:
+                continue  # (the path after does not come off that cushion there)
+            p = p_c + (v_b - push * n) * (t_cu - tc)
+            if not self._beside_cushion(k, p):
                 continue
             self._cushion_event(s, k, t_a + t_cu, a, p, 0.8 * self._quality([s], a))
             return True
