@@ -180,6 +180,9 @@ _RAIL_KICK_MM_S = 100.0
 _KICK_WAIT_FRAMES = 2
 #: The most deceleration (mm/s^2) taken from a striker's fitted path for friction.
 _MAX_DECEL_MM_S2 = 5000.0
+#: A mover slower than this (mm/s) at its last fitted sighting is tested for a hit as a
+#: resting object is, against how far its speed could carry it.
+_SLOW_BEND_MM_S = 100.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -765,6 +768,7 @@ class MotionEventDetector:
         fitted: set[int] = set()
         to_rest: list[tuple[int, float]] = []
         self._fits_a = np.zeros(len(self._ids), dtype=bool)
+        self._slow_bent: set[int] = set()  # slots bent only by the slow test
         m = len(moving)
         if m == 0:
             return paths, fitted, to_rest
@@ -849,6 +853,10 @@ class MotionEventDetector:
         # (only paths fitted to enough frames, and fitted well, are extrapolated so finely)
         steady = have & (nfit >= 5) & (rms <= 2.5 * sig)
         b |= self._touch_bends(moving, a, t_a, coef, steady, pred, seen_ah, np.maximum(sig, rms))
+        slow = self._slow_bends(moving, ahead, coef, have & (nfit >= 3), tmax, tt, seen_ah,
+                                order, sig) & ~b
+        self._slow_bent = set(moving[slow].tolist())
+        b |= slow
         bend[moving] = b
         soon[moving] |= np.where(n_ah > 1, pairs, b) & (n_ah >= 1)
         # (a bend flagged at a whose own sighting still lies on the path before: it bent
@@ -892,6 +900,32 @@ class MotionEventDetector:
                 for m in np.array(settled)[rested].tolist():
                     to_rest.append((int(m), float(self._t[(a - f + 1) % h])))
         return paths, fitted, to_rest
+
+    def _slow_bends(self, moving: np.ndarray, ahead: np.ndarray, coef: np.ndarray,
+                    have: np.ndarray, tmax: np.ndarray, tt: np.ndarray, seen_ah: np.ndarray,
+                    order: np.ndarray, sig: np.ndarray) -> np.ndarray:
+        """Slow movers (under ``_SLOW_BEND_MM_S`` at their last fitted sighting) seen, in
+        frame ``a`` and the next seen one, farther from where they were then than their
+        speed could carry them, by an onset's margin: a ball nearly at rest struck again.
+        (The bend test allows for a fitted path's curve, far more than such a hit moves
+        it in a frame or two.)"""
+        s_ = self.settings
+        t_end = tmax[:, None]
+        p_end = coef[:, 0] + coef[:, 1] * t_end + coef[:, 2] * t_end * t_end
+        v_end = coef[:, 1] + 2.0 * coef[:, 2] * t_end
+        speed = np.sqrt(v_end[:, 0] * v_end[:, 0] + v_end[:, 1] * v_end[:, 1])
+        slow = have & (speed < _SLOW_BEND_MM_S) & seen_ah[:, 0]
+        if not np.any(slow):
+            return slow
+        rows = slow.nonzero()[0]
+        off = self._xy[moving[rows]][:, ahead] - p_end[rows, None]
+        far = np.sqrt(off[..., 0] * off[..., 0] + off[..., 1] * off[..., 1]) - speed[
+            rows, None] * (tt[None, :] - tmax[rows, None])
+        limit = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig[rows])
+        out = (far > limit[:, None]) & seen_ah[rows]  # (False where unseen: NaN)
+        oc = np.take_along_axis(out, order[rows], axis=1)  # (the seen ones first)
+        slow[rows] = (oc[:, 0] & oc[:, 1]) if oc.shape[1] > 1 else False
+        return slow
 
     def _into_cushion(self, s: int, tau: np.ndarray, xy: np.ndarray, a: int,
                       t_a: float) -> bool:
@@ -1172,7 +1206,8 @@ class MotionEventDetector:
                     deflected[m] = (c.tc, None)
             explained.update((c.i, c.j))
         for i in triggers:
-            if i in paths and bend[i] and i in moving_before:
+            # (a slow mover's bend is a hit's: a cushion shows as a bend of its own)
+            if i in paths and bend[i] and i in moving_before and i not in self._slow_bent:
                 tau0, tau1, _ = self._window(a, i)
                 # its path before ends at its first contact (a puck stopped by a pawn the
                 # cushion holds does not reach that cushion); _cushion looks half a frame
