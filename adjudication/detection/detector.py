@@ -2249,7 +2249,9 @@ class MotionEventDetector:
         sl = np.array(slots)
         coef = np.stack([paths[s] for s in slots])  # (M, 3, 2)
         r = self._radius[sl]
-        tau0 = self._T(a - 1) - t_a
+        # (from frame a - 2: refitted each frame, a slow path's root may move back past
+        # frame a - 1 before a fit puts it before frame a)
+        tau0 = self._T(a - 2) - t_a if self._analysed >= 2 else self._T(a - 1) - t_a
         # signed distance beyond one radius: q0 + q1 tau + q2 tau^2, (M, C)
         q0 = np.einsum("mcx,cx->mc", coef[:, 0, None] - self._cush_a[None], self._cush_n)
         q0 = q0 - r[:, None]
