@@ -1523,3 +1523,20 @@ def test_ball_creeping_into_the_cushion_after_a_long_roll_hits_it_in_nearly_ever
             found += bool(got and got[0].cushion == "foot"
                           and abs(got[0].t_s - truth[0].t_s) < 0.05)
     assert found >= 18, f"{found} of {runs}"
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+@pytest.mark.parametrize("dip_mm", [4.0, 6.0])
+def test_puck_unseen_across_the_edge_of_the_circle_crossed_it_in_and_out(dip_mm, seed):
+    # a puck at 2 m/s cuts ``dip_mm`` into the circle for 35-40 ms and is unseen there
+    # (blur, a hand): both sightings around lie outside, and the straight way between them
+    # dips into the circle by more than their noise
+    r = NOVUSS.line("circle").radius_mm
+    _, res, tracks = run(NOVUSS, ["puck"], [[-350.0, r - dip_mm]],
+                         physics.Strike(1, 0.0, 2000.0), seed=seed)
+    t = np.arange(0.4, 1.2, 0.001)
+    inside = t[np.linalg.norm(res.xy_at(t)[:, 0], axis=1) < r]
+    events = detect_hiding(NOVUSS, tracks, 1, inside[0] - 0.005, inside[-1] + 0.005)
+    got = [e for e in of(events, EventKind.LINE_CROSS) if e.line == "circle"]
+    assert len(got) >= 2
+    assert abs(got[0].t_s - inside[0]) < 0.01 and abs(got[1].t_s - inside[-1]) < 0.01

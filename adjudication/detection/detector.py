@@ -99,6 +99,9 @@ _CREEP_MM_S = 80.0
 #: Frames back a line crossing's last sighting before it may lie (a gap of a few frames,
 #: blur on a fast puck, hides no crossing).
 _CROSS_BACK = 6
+#: Least dip (in sigmas of the sightings) into a circle of the straight way between two
+#: sightings outside it that is a crossing in and out.
+_CHORD_SIGMAS = 3.0
 #: Sigmas a sighting must lie from the last one on the line's other side to be across it at
 #: once (a jump no noise makes); after a smaller step it is across when the sightings
 #: ahead stay there too.
@@ -2682,6 +2685,8 @@ class MotionEventDetector:
         s1 = np.where(d1 > 0, 1, -1).astype(np.int8)
         side = self._side[slots]
         k_on = self._side_k[slots]
+        if self._line_circle.any():
+            self._chords(slots, side, k_on, s1, a)
         for r in (side[:, 0] == 0).nonzero()[0].tolist():  # (new, or just left rest)
             s = int(slots[r])
             k0 = self._last_seen_frame(s, a, max(oldest, a - _CROSS_BACK))
@@ -2717,6 +2722,42 @@ class MotionEventDetector:
                 self._line_cross(s, li, k_old, k_new, sig)
         self._side[slots] = side
         self._side_k[slots] = k_on
+
+    def _chords(self, slots: np.ndarray, side: np.ndarray, k_on: np.ndarray,
+                s1: np.ndarray, a: int) -> None:
+        """A circle crossed in and out again between two sightings outside it (a fast
+        puck across its edge, or one unseen inside it): the straight way between them
+        dips into the circle by more than their noise allows. Timed where that way meets
+        the circle, and as sure as the dip is deep."""
+        h = self._hist
+        oldest = max(0, self._n - h, a - _CROSS_BACK)
+        for li in self._line_circle.nonzero()[0].tolist():
+            rows = ((side[:, li] == -1) & (s1[:, li] == -1) & (k_on[:, li] >= oldest)
+                    & (k_on[:, li] < a)).nonzero()[0]
+            if len(rows) == 0:
+                continue
+            sl, k0 = slots[rows], k_on[rows, li]
+            p0, p1 = self._xy[sl, k0 % h], self._xy[sl, a % h]
+            d = p1 - p0
+            rel = self._line_a[li] - p0
+            dd = np.maximum((d * d).sum(axis=1), 1e-9)
+            u = np.minimum(np.maximum((rel * d).sum(axis=1) / dd, 0.0), 1.0)
+            near = p0 + u[:, None] * d - self._line_a[li]
+            dip = self._line_r[li] - np.sqrt((near * near).sum(axis=1))
+            sig = self._sigmas_of(sl, a % h)
+            for m in (dip > _CHORD_SIGMAS * sig).nonzero()[0].tolist():
+                # where |p0 + f d - centre| = r, f in (0, 1): in, then out
+                b = float(rel[m] @ d[m]) / float(dd[m])
+                c = (float(rel[m] @ rel[m]) - float(self._line_r[li]) ** 2) / float(dd[m])
+                root = math.sqrt(max(b * b - c, 0.0))
+                t0, t1 = self._T(int(k0[m])), self._T(a)
+                z = float(dip[m]) / float(sig[m])
+                conf = 0.5 * (1.0 + math.erf(z / math.sqrt(8.0))) * self._quality(
+                    [int(sl[m])], a)
+                for f in (b - root, b + root):
+                    self._event(EventKind.LINE_CROSS, t0 + f * (t1 - t0), a,
+                                (self._ref(int(sl[m])),), p0[m] + f * d[m], conf,
+                                line=self._lines[li].name)
 
     def _line_cross(self, s: int, li: int, k0: int, k1: int, sig: float) -> None:
         """Report slot ``s`` across line ``li`` between its sightings at frames ``k0`` and
