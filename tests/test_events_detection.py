@@ -1540,3 +1540,21 @@ def test_puck_unseen_across_the_edge_of_the_circle_crossed_it_in_and_out(dip_mm,
     got = [e for e in of(events, EventKind.LINE_CROSS) if e.line == "circle"]
     assert len(got) >= 2
     assert abs(got[0].t_s - inside[0]) < 0.01 and abs(got[1].t_s - inside[-1]) < 0.01
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_pawn_hit_back_into_the_cushion_it_just_left_bounces_off_it_again(seed):
+    # (from the events benchmark, Novuss seed 0, shot 135) pawn 2 bounces off the left
+    # cushion at 1.005 s, the puck meets it at 1.072 s and drives it back into the same
+    # cushion at 1.12 s: 115 ms after the first bounce, within the window that merges the
+    # sightings of one bounce, but a bounce of its own after the contact
+    labels = ["puck", "red_pawn", "red_pawn", "black_pawn"]
+    xy = [[319.45, -394.651], [186.553, -255.896], [-304.889, 157.435], [-352.426, 220.408]]
+    events, res, _ = run(NOVUSS, labels, xy, physics.Strike(1, 2.3935247334551626, 2732.127),
+                         seed=seed)
+    truth = [e.t_s for e in res.events if e.kind == "cushion" and e.ids == (2,)
+             and e.cushion == "left"]
+    got = [e.t_s for e in of(events, EventKind.CUSHION)
+           if e.objects[0].id == 2 and e.cushion == "left"]
+    assert len(truth) == 2 and len(got) == 2
+    assert all(abs(g - t) < 0.03 for g, t in zip(got, truth, strict=True))
