@@ -1558,3 +1558,22 @@ def test_pawn_hit_back_into_the_cushion_it_just_left_bounces_off_it_again(seed):
            if e.objects[0].id == 2 and e.cushion == "left"]
     assert len(truth) == 2 and len(got) == 2
     assert all(abs(g - t) < 0.03 for g, t in zip(got, truth, strict=True))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pawn_struck_softly_off_the_rail_it_lay_by_is_seen_to_have_hit_it(seed):
+    # (from the events benchmark, Novuss seed 0, shot 137) the puck strikes pawn 9, which
+    # lies 12 mm off the right rail, into that rail at 1 m/s; the rail sends it back at a
+    # tenth of that, so its path after, run back, never reaches the rail. It left along
+    # the line of centres, and the velocity it is seen with differs from that by the
+    # rail's push
+    labels = ["puck", "red_pawn", *["black_pawn"] * 7, "red_pawn"]
+    xy = [[-177.228, -412.882], [-352.124, 83.266], [-259.62, 82.055], [216.677, -48.968],
+          [321.252, 61.621], [82.049, -456.128], [9.843, -385.584], [193.671, 105.716],
+          [473.077, -245.259], [34.687, 360.285]]
+    events, res, _ = run(NOVUSS, labels, xy, physics.Strike(1, -0.06957934606727646, 1709.844),
+                         seed=seed)
+    truth = [e for e in res.events if e.kind == "cushion" and e.ids == (9,)]
+    got = [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 9]
+    assert truth and truth[0].cushion == "right"
+    assert got and got[0].cushion == "right" and abs(got[0].t_s - truth[0].t_s) < 0.03

@@ -190,14 +190,15 @@ _SLOW_BEND_MM_S = 100.0
 
 @dataclass(frozen=True, slots=True)
 class _Hit:
-    """A moving striker's hit on a resting object, kept to test for a cushion after it."""
+    """A moving striker's hit on a resting object, kept to test either of them for a
+    cushion met after it and before it is seen again."""
 
     a: int  # the frame analysed when it was found
     t_s: float
-    xy_mm: np.ndarray  # the striker's centre then
-    v_mm_s: np.ndarray  # its velocity before
+    xy_mm: np.ndarray  # the centre of the one tested then
+    v_mm_s: np.ndarray  # its velocity before (the object hit: 0)
     decel_mm_s2: float  # how fast it was slowing down before (friction)
-    n: np.ndarray  # unit line of centres, towards the object
+    n: np.ndarray  # unit line of centres, from it towards the other
 
 
 @dataclass(frozen=True, slots=True)
@@ -1164,7 +1165,7 @@ class MotionEventDetector:
                 seen_pairs.add(key)
                 cands.append(_Candidate(tc, i, j, r, conf, bounce_only))
         deflected: dict[int, tuple[float, np.ndarray | None]] = {}
-        # striker -> its hit on a resting object: a cushion it met before its next
+        # striker, and object hit -> their hit: a cushion either met before its next
         # sightings shows in its velocity after (``_rail_after_hit``)
         kicked: dict[int, _Hit] = {}
         # (and the contacts reported already in this window: a mover went on after those
@@ -1204,6 +1205,9 @@ class MotionEventDetector:
                     kicked.setdefault(striker, _Hit(
                         a, t_a + c.tc, eval_path(paths[striker], c.tc), v_b,
                         min(max(slowing, 0.0), _MAX_DECEL_MM_S2), nrm))
+                # (the object hit leaves along the line of centres, from rest)
+                kicked.setdefault(other, _Hit(a, t_a + c.tc, self._rest_xy[other].copy(),
+                                              np.zeros(2), 0.0, -nrm))
                 self._pressed_cushion(other, dvec, t_a + c.tc, a)
                 self._note_hit(other, t_a + c.tc, eval_path(paths[striker], c.tc))
                 self._t_start[other] = t_a + c.tc  # the root times its start best
@@ -1272,12 +1276,12 @@ class MotionEventDetector:
         return False
 
     def _rails_after_hits(self, a: int, t_a: float) -> None:
-        """Test the hits noted (``_kicks``) for a cushion the striker met after them,
-        each once it has been seen enough since; a hit the striker made after it, or one
-        it is seen too little after, drops out."""
+        """Test the hits noted (``_kicks``) for a cushion the striker, or the object hit,
+        met after them, each once it has been seen enough since; a contact it made after
+        it, or one it is seen too little after, drops out."""
         for s, hit in list(self._kicks.items()):
             if self._contact_t.get(s, -math.inf) > hit.t_s + _SAME_TOUCH_S or (
-                    self._mode[s] != _MOVING):
+                    self._mode[s] != _MOVING and a > hit.a):
                 del self._kicks[s]
                 continue
             done = self._rail_after_hit(s, a, t_a, hit)
@@ -1285,14 +1289,14 @@ class MotionEventDetector:
                 del self._kicks[s]
 
     def _rail_after_hit(self, s: int, a: int, t_a: float, hit: _Hit) -> bool | None:
-        """Whether a striker that hit a resting object met a cushion before it was seen
-        again (None: not seen enough since to tell yet). A hit pushes the striker only back
-        along the line of centres ``n``; when its velocity after (a line through its
-        sightings since, run back to the hit at the deceleration it had before) differs
-        from the one before by more, along a cushion's normal, the cushion pushed it. It
-        met the cushion where its path after, run back so, leaves the nose, if that lies
-        between the hit and its next sighting, or else where it reaches the nose going on
-        as the hit left it."""
+        """Whether a striker that hit a resting object, or that object, met a cushion
+        before it was seen again (None: not seen enough since to tell yet). A hit pushes
+        each only away from the other, along the line of centres ``n``; when its velocity
+        after (a line through its sightings since, run back to the hit at the deceleration
+        it had before) differs from the one before by more, along a cushion's normal, the
+        cushion pushed it. It met the cushion where its path after, run back so, leaves
+        the nose, if that lies between the hit and its next sighting, or else where it
+        reaches the nose going on as the hit left it."""
         s_ = self.settings
         tc, p_c, v_b, n = hit.t_s - t_a, hit.xy_mm, hit.v_mm_s, hit.n
         if any(q == s and t >= hit.t_s - self._dt for (q, _), t in self._last_cush_t.items()):
@@ -1314,7 +1318,8 @@ class MotionEventDetector:
         dv = v_a + hit.decel_mm_s2 * (t_mid - tc) * u_a - v_b
         sig_v = sig * math.sqrt(12.0 / len(tt)) / float(tt[-1] - tt[0])
         r = float(self._radius[s])
-        reach = float(np.linalg.norm(v_b)) * (float(tt[0]) - tc) + 3.0 * sig
+        reach = max(float(np.linalg.norm(v_b)), float(np.linalg.norm(v_a))) * (
+            float(tt[0]) - tc) + 3.0 * sig
         for k in range(len(self._cush_a)):
             nk = self._cush_n[k]
             gap0 = float((p_c - self._cush_a[k]) @ nk) - r
