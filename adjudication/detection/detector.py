@@ -328,7 +328,7 @@ class MotionEventDetector:
         # slot -> (t_s, unit direction) of the last hit that started it from rest
         self._hit_dir: dict[int, tuple[float, np.ndarray]] = {}
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
-        self._kicks: dict[int, _Hit] = {}  # striker -> hit to test for a cushion after
+        self._kicks: dict[int, _Hit] = {}  # slot -> a hit to test it for a cushion after
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
         self._dt = 1 / 30
 
