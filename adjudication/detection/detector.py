@@ -1299,7 +1299,8 @@ class MotionEventDetector:
         reaches the nose going on as the hit left it."""
         s_ = self.settings
         tc, p_c, v_b, n = hit.t_s - t_a, hit.xy_mm, hit.v_mm_s, hit.n
-        if any(q == s and t >= hit.t_s - self._dt for (q, _), t in self._last_cush_t.items()):
+        if any(self._last_cush_t.get((s, k), -math.inf) >= hit.t_s - self._dt
+               for k in range(len(self._cush_a))):
             return False  # (found already, from its bend)
         tt, xa = self._samples(s, hit.a, a + s_.lag_frames, t_a)
         if len(tt) < 3 or float(tt[-1] - tt[0]) < 1.5 * self._dt:
