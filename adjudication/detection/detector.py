@@ -916,18 +916,21 @@ class MotionEventDetector:
         speed could carry them, by an onset's margin: a ball nearly at rest struck again.
         (The bend test allows for a fitted path's curve, far more than such a hit moves
         it in a frame or two.)"""
+        if not self._shot_on:  # (between shots a slow mover is in a hand)
+            return np.zeros(len(moving), dtype=bool)
         s_ = self.settings
         t_end = tmax[:, None]
-        p_end = coef[:, 0] + coef[:, 1] * t_end + coef[:, 2] * t_end * t_end
         v_end = coef[:, 1] + 2.0 * coef[:, 2] * t_end
-        speed = np.sqrt(v_end[:, 0] * v_end[:, 0] + v_end[:, 1] * v_end[:, 1])
-        slow = have & (speed < _SLOW_BEND_MM_S) & seen_ah[:, 0]
-        if not np.any(slow):
+        speed2 = (v_end * v_end).sum(axis=1)
+        slow = have & (speed2 < _SLOW_BEND_MM_S**2) & seen_ah[:, 0]
+        if not slow.any():
             return slow
         rows = slow.nonzero()[0]
-        off = self._xy[moving[rows]][:, ahead] - p_end[rows, None]
-        far = np.sqrt(off[..., 0] * off[..., 0] + off[..., 1] * off[..., 1]) - speed[
-            rows, None] * (tt[None, :] - tmax[rows, None])
+        c, t_r = coef[rows], t_end[rows]
+        p_end = c[:, 0] + c[:, 1] * t_r + c[:, 2] * t_r * t_r
+        off = self._xy[moving[rows]][:, ahead] - p_end[:, None]
+        far = np.sqrt(off[..., 0] * off[..., 0] + off[..., 1] * off[..., 1]) - np.sqrt(
+            speed2[rows, None]) * (tt[None, :] - t_r)
         limit = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig[rows])
         out = (far > limit[:, None]) & seen_ah[rows]  # (False where unseen: NaN)
         oc = np.take_along_axis(out, order[rows], axis=1)  # (the seen ones first)
@@ -2748,8 +2751,13 @@ class MotionEventDetector:
             sl, k0 = slots[rows], k_on[rows, li]
             p0, p1 = self._xy[sl, k0 % h], self._xy[sl, a % h]
             d = p1 - p0
+            dd = (d * d).sum(axis=1)
+            # (a chord dipping 3 sigmas in is this long at the least)
+            long = dd > 8.0 * self._line_r[li] * _CHORD_SIGMAS * self.settings.noise_floor_mm
+            if not long.any():
+                continue
+            sl, k0, p0, d, dd = sl[long], k0[long], p0[long], d[long], dd[long]
             rel = self._line_a[li] - p0
-            dd = np.maximum((d * d).sum(axis=1), 1e-9)
             u = np.minimum(np.maximum((rel * d).sum(axis=1) / dd, 0.0), 1.0)
             near = p0 + u[:, None] * d - self._line_a[li]
             dip = self._line_r[li] - np.sqrt((near * near).sum(axis=1))
