@@ -1317,9 +1317,12 @@ class MotionEventDetector:
         if rms > 2.5 * sig:
             return False  # (its sightings after bend again: that bend is found as one)
         t_mid = float(tt.mean())  # (a line's velocity is the path's at its mean time)
-        v_a = eval_velocity(after, t_mid)
-        u_a = v_a / max(float(np.linalg.norm(v_a)), 1e-9)
-        dv = v_a + hit.decel_mm_s2 * (t_mid - tc) * u_a - v_b
+        p_mid, v_a = eval_path(after, t_mid), eval_velocity(after, t_mid)
+        # the path after, run back from t_mid at the deceleration it had before
+        half_decel = 0.5 * hit.decel_mm_s2 * v_a / max(float(np.linalg.norm(v_a)), 1e-9)
+        back = np.stack([p_mid - v_a * t_mid - half_decel * t_mid**2,
+                         v_a + 2.0 * half_decel * t_mid, -half_decel])
+        dv = eval_velocity(back, tc) - v_b
         sig_v = sig * math.sqrt(12.0 / len(tt)) / float(tt[-1] - tt[0])
         r = float(self._radius[s])
         reach = max(float(np.linalg.norm(v_b)), float(np.linalg.norm(v_a))) * (
@@ -1336,20 +1339,17 @@ class MotionEventDetector:
             if push < -3.0 * sig_v or kick < max(_RAIL_KICK_MM_S, 5.0 * sig_v):
                 continue
             v_in = -float((v_b - push * n) @ nk)
-            # the path after, run back from t_mid: q_mid - b x - c x^2 beyond one radius
-            q_mid = float((eval_path(after, t_mid) - self._cush_a[k]) @ nk) - r
-            b = float(v_a @ nk)
-            c = 0.5 * hit.decel_mm_s2 * float(u_a @ nk)
-            if v_in <= 0.0 or b <= 0.0 or q_mid <= 0.0:
+            if v_in <= 0.0 or float(v_a @ nk) <= 0.0 or float(
+                    (p_mid - self._cush_a[k]) @ nk) - r <= 0.0:
                 continue  # (into the cushion after the hit, and off it after)
-            x = q_mid / b if c < 1e-9 else (math.sqrt(b * b + 4.0 * c * q_mid) - b) / (2.0 * c)
-            t_cu = t_mid - x  # where the path after leaves the nose
-            if not tc <= t_cu <= float(tt[0]):
+            # where the path after, run back, leaves the nose; else where it gets there
+            t_cu = line_touch(back, self._cush_a[k], nk, r, tc, float(tt[0]), leaving=True)
+            if t_cu is None:
                 t_cu = tc + max(gap0, 0.0) / v_in
             if not tc <= t_cu <= float(tt[0]) + self._dt:
                 continue  # (the first sighting after may still come before the bounce)
-            x = t_mid - t_cu
-            if abs(q_mid - b * x - c * x * x) > 3.0 * sig + s_.cushion_gate_mm:
+            if abs(float((eval_path(back, t_cu) - self._cush_a[k]) @ nk) - r) > (
+                    3.0 * sig + s_.cushion_gate_mm):
                 continue  # (the path after does not come off that cushion there)
             p = p_c + (v_b - push * n) * (t_cu - tc)
             if not self._beside_cushion(k, p):
