@@ -513,6 +513,13 @@ class MotionEventDetector:
         v = self._sigma[s, a % self._hist]
         return float(v) if np.isfinite(v) else self.settings.noise_floor_mm
 
+    def _onset_mm(self, sigma_mm: np.ndarray | float) -> np.ndarray:
+        """How far (mm) from where it rested an object must be seen to have moved, for
+        position noise ``sigma_mm`` (``onset_sigmas`` of it, at least ``onset_min_mm``)."""
+        s_ = self.settings
+        out: np.ndarray = np.maximum(s_.onset_min_mm, s_.onset_sigmas * np.asarray(sigma_mm))
+        return out
+
     def _sigmas_of(self, slots: np.ndarray, col: int) -> np.ndarray:
         """``_sigma_of`` for many slots, at ring column ``col``."""
         v = self._sigma[slots, col]
@@ -598,7 +605,7 @@ class MotionEventDetector:
                 continue
             mean = xy.mean(axis=0)
             spread = float(np.linalg.norm(xy - mean, axis=1).max())
-            thr = max(s_.onset_min_mm, s_.onset_sigmas * self._sigma_of(int(s), a))
+            thr = float(self._onset_mm(self._sigma_of(int(s), a)))
             appeared = self._first[s] > 0 or self._carry[s]
             if spread < thr:
                 self._mode[s] = _REST
@@ -623,7 +630,7 @@ class MotionEventDetector:
             off = obs - self._rest_xy[rest, None]
             d = np.sqrt(off[..., 0] * off[..., 0] + off[..., 1] * off[..., 1])
             sig = self._sigmas_of(rest, col)
-            limit = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig)
+            limit = self._onset_mm(sig)
             exceed = d > limit[:, None]  # (False where unseen: NaN)
             # a ball knocked into a pocket or off the table is gone before a second frame
             st_ahead = self._state[rest][:, ahead[1:]]
@@ -887,7 +894,7 @@ class MotionEventDetector:
             c_l, _, n_l = fit_paths(tau_r, self._xy[mc_][:, cr], okr, 1)
             v_s = np.linalg.norm(c_s[:, 1], axis=1)
             v_l = np.linalg.norm(c_l[:, 1], axis=1)
-            thr_on = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig[cand])
+            thr_on = self._onset_mm(sig[cand])
             window_s = f * self._dt
             still = (n_s >= 3) & (v_s < s_.rest_speed_mm_s) & (v_l * window_s < thr_on)
             for s in mc_[still].tolist():
@@ -918,7 +925,6 @@ class MotionEventDetector:
         it in a frame or two.)"""
         if not self._shot_on:  # (between shots a slow mover is in a hand)
             return np.zeros(len(moving), dtype=bool)
-        s_ = self.settings
         t_end = tmax[:, None]
         v_end = coef[:, 1] + 2.0 * coef[:, 2] * t_end
         speed2 = (v_end * v_end).sum(axis=1)
@@ -931,7 +937,7 @@ class MotionEventDetector:
         off = self._xy[moving[rows]][:, ahead] - p_end[:, None]
         far = np.sqrt(off[..., 0] * off[..., 0] + off[..., 1] * off[..., 1]) - np.sqrt(
             speed2[rows, None]) * (tt[None, :] - t_r)
-        limit = np.maximum(s_.onset_min_mm, s_.onset_sigmas * sig[rows])
+        limit = self._onset_mm(sig[rows])
         out = (far > limit[:, None]) & seen_ah[rows]  # (False where unseen: NaN)
         oc = np.take_along_axis(out, order[rows], axis=1)  # (the seen ones first)
         slow[rows] = (oc[:, 0] & oc[:, 1]) if oc.shape[1] > 1 else False
