@@ -363,7 +363,11 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
                 *("MISS " + _describe(g["kind"], g["ids"], g.get("name"), g["t"])
                   + (" (touching at rest)" if g.get("frozen") else "") for g in missed),
                 *("FALSE " + _describe(e.kind.value, e.ids, e.cushion or e.pocket or e.line,
-                                       e.t_s) for k, e in enumerate(events) if k not in used)])
+                                       e.t_s) + (" (touching at rest)" if (
+                    e.kind.value == "contact" and frozen(spec, res, e.ids, e.t_s - 0.01)) or (
+                    e.kind.value == "cushion" and pressed(spec, res, e.ids[0], e.cushion,
+                                                          e.t_s - 0.01)) else "")
+                  for k, e in enumerate(events) if k not in used)])
         for k, e in enumerate(events):
             e_kind = e.kind.value
             if e_kind in _SPLIT and sub_of.get(k, False) is not None:
