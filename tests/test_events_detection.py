@@ -1577,3 +1577,39 @@ def test_pawn_struck_softly_off_the_rail_it_lay_by_is_seen_to_have_hit_it(seed):
     got = [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 9]
     assert truth and truth[0].cushion == "right"
     assert got and got[0].cushion == "right" and abs(got[0].t_s - truth[0].t_s) < 0.03
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cue_ball_passing_a_ball_clear_on_its_way_into_its_neighbour_never_hits_it(seed):
+    # (from the events benchmark, pool seed 0, shot 136) the cue ball passes ball_5 9 mm
+    # clear and hits ball_9, which rests touching ball_5 and ball_13: ball_13 flies off
+    # along the line from ball_5 too, so a hit on ball_5 passed on to it (a Newton's
+    # cradle) fits as well, within the contact gate; but the cue ball's path touches
+    # ball_9 itself in that frame, and that touch started the cluster
+    labels = ["cue_ball", "ball_9", "ball_5", "ball_13"]
+    xy = [[718.375, -176.881], [189.147, -275.438], [233.217, -238.738], [179.4, -218.924]]
+    events, res, _ = run(POOL, labels, xy, physics.Strike(
+        1, -2.8799051710288652, 2618.82, follow=-0.015042629891209636), seed=seed)
+    assert [e.ids for e in res.events if e.kind == "contact"][:1] == [(1, 2)]
+    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "cue_ball"]
+    assert [e.labels for e in hits[:1]] == [("cue_ball", "ball_9")]
+    assert not [e for e in of(events, EventKind.CONTACT) if "ball_5" in e.labels]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ball_lost_from_view_as_it_is_hit_is_hit_when_it_left_its_rest(seed):
+    # (from the events benchmark, pool seed 1, shot 298) the cue ball hits ball_3 at rest,
+    # and ball_3 goes unseen from the frame before the hit until 0.2 s after it (seen
+    # once between): it starts where its way back meets its rest, when the cue ball bent
+    # off it, not at the frame it came back in, when the cue ball was far away
+    labels = ["cue_ball", "ball_13", "ball_1", "ball_4", "ball_8", "ball_5", "ball_3"]
+    xy = [[-113.986, -299.31], [-37.298, -21.886], [-186.852, -437.778], [-208.554, -50.406],
+          [891.526, -378.04], [578.466, -116.358], [507.086, 104.342]]
+    _, res, tracks = run(POOL, labels, xy, physics.Strike(
+        1, 0.5337722040104671, 2510.08, follow=0.2851569882777947), seed=seed)
+    hit = next(e for e in res.events if e.kind == "contact")
+    assert hit.ids == (1, 7)
+    events = detect_hiding(POOL, tracks, 7, hit.t_s - 0.03, hit.t_s + 0.2)
+    got = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "cue_ball"]
+    assert got and got[0].labels == ("cue_ball", "ball_3")
+    assert abs(got[0].t_s - hit.t_s) < 0.02

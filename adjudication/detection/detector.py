@@ -55,6 +55,7 @@ from adjudication.detection.fitting import (
     fit_paths,
     line_touch,
     onset_time,
+    shift_path,
 )
 from adjudication.detection.settings import DetectorSettings
 from adjudication.detection.zones import _phi, signed_depth_mm
@@ -186,6 +187,8 @@ _MAX_DECEL_MM_S2 = 5000.0
 #: A mover slower than this (mm/s) at its last fitted sighting is tested for a hit as a
 #: resting object is, against how far its speed could carry it.
 _SLOW_BEND_MM_S = 100.0
+#: How long (s) a bend nothing explained may still be owned by a start seen later.
+_LOOSE_BEND_S = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +214,7 @@ class _Candidate:
     rsum_mm: float
     conf: float
     bounce_only: bool
+    cradle: bool = False  # the other rests, passing the hit on to a touching one
 
 
 def default_lines(spec: TableSpec) -> tuple[str, ...]:
@@ -329,6 +333,9 @@ class MotionEventDetector:
         self._hit_dir: dict[int, tuple[float, np.ndarray]] = {}
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
         self._kicks: dict[int, _Hit] = {}  # slot -> a hit to test it for a cushion after
+        # (slot, frame, its path into it) of bends nothing explained: a hit on an object
+        # lost from view then, which a start seen later may own up to
+        self._loose_bends: list[tuple[int, int, np.ndarray]] = []
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
         self._dt = 1 / 30
 
@@ -673,6 +680,10 @@ class MotionEventDetector:
             for s in (*rest.tolist(), *vanished.nonzero()[0].tolist()):
                 paths.setdefault(s, np.array([self._rest_xy[s], [0.0, 0.0], [0.0, 0.0]]))
             explained = self._causes(a, triggers, paths, onset, bend, soon, t_a, fitted)
+            self._loose_bends = [b for b in self._loose_bends if a - b[1] < self._hist // 2
+                                 and t_a - self._T(b[1]) < _LOOSE_BEND_S]
+            self._loose_bends += [(i, a, paths[i].copy()) for i in triggers
+                                  if bend[i] and i in paths and i not in explained]
         if self._kicks:
             self._rails_after_hits(a, t_a)
 
@@ -1172,7 +1183,12 @@ class MotionEventDetector:
                        for k in (i, j) if k in moving_before):
                     continue  # (a slowing path run past its stop turns back: no motion)
                 seen_pairs.add(key)
-                cands.append(_Candidate(tc, i, j, r, conf, bounce_only))
+                cands.append(_Candidate(tc, i, j, r, conf, bounce_only, cradle))
+        # (a near miss passing a hit on through a resting object is no contact where the
+        # striker's path touches another object in the same frame: that touch started it)
+        touched = [c for c in cands if c.conf == 1.0 and not c.cradle]
+        cands = [c for c in cands if not (c.cradle and c.conf < 1.0 and any(
+            t.i == c.i and t.j != c.j and abs(t.tc - c.tc) < self._dt for t in touched))]
         deflected: dict[int, tuple[float, np.ndarray | None]] = {}
         # striker, and object hit -> their hit: a cushion either met before its next
         # sightings shows in its velocity after (``_rail_after_hit``)
@@ -2133,7 +2149,8 @@ class MotionEventDetector:
         hi = min(t_on - t_a + 0.5 * self._dt, tau1)
         if hi <= lo:
             lo, hi = tau0 - self._dt, tau1
-        cands: list[tuple[float, float, int, np.ndarray]] = []
+        # (score, time, mover, its path, the window it touched in if it was a loose bend)
+        cands: list[tuple[float, float, int, np.ndarray, tuple[float, float] | None]] = []
         for j in range(len(self._ids)):
             if j == s:
                 continue
@@ -2155,11 +2172,27 @@ class MotionEventDetector:
                 continue
             loc = self._rest_xy[s] - eval_path(cj, tc)
             cos = float(loc @ u) / max(float(np.linalg.norm(loc)), 1e-9)
-            cands.append((max(gap, 0.0) + 20.0 * (1.0 - cos), tc, j, cj))
+            cands.append((max(gap, 0.0) + 20.0 * (1.0 - cos), tc, j, cj, None))
+        for j, a_b, c_b in self._loose_bends:
+            t_b = self._T(a_b)
+            if (j != s and t_b - 2.0 * self._dt < t_on < t_b + self._dt
+                    and not self._seen[s, a_b % self._hist]):
+                # (a mover bent then, off nothing seen: its path into the bend met this
+                # object, unseen in that frame, before it was seen moving)
+                cj = shift_path(c_b, t_a - t_b)
+                into = (t_b - t_a - 2.0 * self._dt, t_b - t_a)
+                tc, dmin = closest_approach(cj, rest, *into)
+                gap = dmin - float(self._radius[s] + self._radius[j])
+                loc = self._rest_xy[s] - eval_path(cj, tc)
+                cos = float(loc @ u) / max(float(np.linalg.norm(loc)), 1e-9)
+                if gap < self.settings.contact_gate_mm:  # (its path after, run back, is
+                    # no guide)
+                    cands = [c for c in cands if c[2] != j]
+                    cands.append((max(gap, 0.0) + 20.0 * (1.0 - cos), tc, j, cj, into))
         if not cands:
             return False
         cands.sort(key=lambda c: c[0])
-        score, tc, j, cj = cands[0]
+        score, tc, j, cj, into_bend = cands[0]
         key = (min(s, j), max(s, j))
         if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
             return True
@@ -2174,7 +2207,12 @@ class MotionEventDetector:
         lo_touch = t_on - t_a - _SLOW_ONSET_LAG * self._dt
         lo_touch = max(lo_touch, t0_j - t_a) if math.isfinite(t0_j) else lo_touch
         r_sum = float(self._radius[s] + self._radius[j])
-        touch = first_touch(cj, rest, r_sum, lo_touch, t_on - t_a)
+        if into_bend is not None:  # (it met it where its path into the bend reaches it)
+            lo_touch, hi_touch = into_bend
+            touch = first_touch(cj, rest, r_sum, lo_touch, hi_touch)
+            touch = tc if touch is None else touch
+        else:
+            touch = first_touch(cj, rest, r_sum, lo_touch, t_on - t_a)
         if touch is None and t_on - t_a > lo_touch:
             # (a graze: the mover's fitted path passes within its noise of touching)
             # (nearest inside the window: a neighbour it rested against is nearest as it
@@ -2309,7 +2347,9 @@ class MotionEventDetector:
             self._cushion_event(s, int(k), t_a + tc, a, p, self._quality([s], a))
 
     def _onset_of(self, s: int, a: int, t_a: float) -> float | None:
-        tau0, tau1, _ = self._window(a)
+        """When resting slot ``s`` left its rest: in the frames before ``a``, back to the
+        one before it was last seen (struck while lost from view, it left then)."""
+        tau0, tau1, _ = self._window(a, s)
         tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
         tc = onset_time(tt, xa, self._rest_xy[s], tau0 - self._dt, tau1)
         return None if tc is None else t_a + tc
