@@ -1,8 +1,8 @@
 """Event detection against the physics' exact event log (issue: event detection).
 
     python benchmarks/events.py [--shots 300] [--seeds 0,1,2] [--write]
-    python benchmarks/events.py --show [--tables novuss]   # every miss, shot by shot
-    python benchmarks/events.py --tables novuss --only 44  # one shot, all its events
+    python benchmarks/events.py --show --seeds 0,1 [--tables novuss]  # every miss, shot by shot
+    python benchmarks/events.py --tables novuss --seeds 0 --only 44   # one shot, all its events
 
 For each table type, ``--shots`` shots are simulated (pool: breaks, cluster shots, split
 hits, random shots at speed; Novuss: puck shots from the start rows and from scattered
