@@ -111,6 +111,9 @@ _CROSS_JUMP_SIGMAS = 4.0
 #: bounce: objects sliding along a cushion wobble across its line by their noise.
 _SCAN_IN_MM_S = 40.0
 _SCAN_OUT_MM_S = 15.0
+#: A path into a cushion this fast (mm/s) that stops there met it, out again or not: it
+#: could not stop short of the nose by friction alone.
+_SCAN_FIRM_IN_MM_S = 150.0
 #: Objects resting closer than this (mm, between their edges) touch: a push passes from
 #: one to the other at once (a rack, a Novuss row).
 _TOUCH_GAP_MM = 3.0
@@ -2342,7 +2345,8 @@ class MotionEventDetector:
             v_in = -float(eval_velocity(coef[m], tc) @ n)
             v_out = float(eval_velocity(after, tc) @ n)
             # (slower ones are objects sliding along the cushion, or noise)
-            if v_in < _SCAN_IN_MM_S or v_out < _SCAN_OUT_MM_S or abs(gap) > s_.cushion_gate_mm:
+            out = v_out >= (-_SCAN_OUT_MM_S if v_in >= _SCAN_FIRM_IN_MM_S else _SCAN_OUT_MM_S)
+            if v_in < _SCAN_IN_MM_S or not out or abs(gap) > s_.cushion_gate_mm:
                 continue
             self._cushion_event(s, int(k), t_a + tc, a, p, self._quality([s], a))
 
