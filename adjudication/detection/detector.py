@@ -2237,7 +2237,11 @@ class MotionEventDetector:
                     gap + r_sum)
         if touch is not None:
             t_on = t_a + touch
-            self._t_start[s] = t_on
+        if math.isfinite(t0_j) and t_on < t0_j:
+            # (set beside it, the striker's path run back touches it before the stroke:
+            # it hit it as it left)
+            t_on = t0_j
+        self._t_start[s] = t_on
         if where is None:
             where = eval_path(cj, t_on - t_a)
         self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(s)), where, conf,
