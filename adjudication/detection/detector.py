@@ -1054,8 +1054,9 @@ class MotionEventDetector:
         """Whether a bend of slot ``s`` flagged at frame ``a`` that nothing explains is
         its fit's, not its motion's: a path fitted to a few sightings, run on, strays far
         more than their noise (a quadratic through four, three frames on: ten times), while
-        one fitted to them and frame ``a`` together still runs through all, frame ``a``
-        within three sigma. The object bent later, if at all."""
+        one fitted to them and frame ``a`` together still runs through all within their
+        noise (an RMS of two sigma: a 2-D residual's is 1.4), frame ``a`` within 3.5. The
+        object bent later, if at all."""
         f = self.settings.fit_frames
         tt, xa = self._samples(s, max(int(self._seg0[s]), a - f), a, t_a)
         if math.isfinite(self._t_start[s]):  # (it left rest then, from there)
@@ -1066,7 +1067,7 @@ class MotionEventDetector:
         coef, rms = fit_path(tt, xa, 2)
         sig = self._sigma_of(s, a)
         miss = float(np.linalg.norm(eval_path(coef, 0.0) - xa[-1]))
-        return rms <= 1.5 * sig and miss <= 3.0 * sig
+        return rms <= 2.0 * sig and miss <= 3.5 * sig
 
     def _shot_end(self, t_s: float) -> Event:
         frame_idx = max(0, self._analysed - 1)
