@@ -1705,3 +1705,20 @@ def test_cue_ball_seen_a_few_times_before_it_hits_the_cluster_bends_there_not_be
 @pytest.mark.slow
 def test_cue_ball_seen_a_few_times_before_it_hits_the_cluster_in_nearly_every_run():
     assert sum(_cluster_hit_after_few_sightings(seed) for seed in range(40)) >= 38
+
+
+@pytest.mark.parametrize("t0", [0.42, 0.425])
+def test_puck_off_the_cushion_just_beside_a_held_pawn_bounced_off_the_cushion(t0):
+    # (from the events benchmark, Novuss seed 1, shot 292) the puck comes off cushion b
+    # 4 mm clear of the red row's end pawn, which the cushion holds: a bounce off the
+    # pawn, grazed within the contact gate, fits its bend as well. Its path reaches the
+    # cushion itself: it bounced off that
+    labels, xy = novuss_start(NOVUSS, doubles=False)
+    for seed in range(10):
+        events, res, _ = run(NOVUSS, ["puck", *labels], np.vstack([[107.436, -433.057], xy]),
+                             physics.Strike(1, 1.8423300609301102, 2093.32), seed=seed, t0=t0)
+        truth = next(e for e in res.events if e.kind in ("cushion", "contact"))
+        assert truth.kind == "cushion" and truth.cushion == "b"
+        got = [e for e in of(events, EventKind.CUSHION) if e.ids == (1,)]
+        assert got and got[0].cushion == "b" and abs(got[0].t_s - truth.t_s) < 0.02
+        assert not [e for e in of(events, EventKind.CONTACT) if 1 in e.ids]

@@ -1199,6 +1199,9 @@ class MotionEventDetector:
                     conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2)) * 0.8
                 if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
                     continue
+                if bounce_only and conf < 1.0 and self._meets_cushion(i, ci, tau0,
+                                                                      tau1 + reach):
+                    continue  # (it passed the held object by, into the cushion beside it)
                 if any(t_a + tc < self._t_start[k] - self._start_doubt(k, a, paths[k], tc)
                        for k in (i, j) if k in moving_before):
                     continue  # on a mover's path run back to before it left rest
@@ -2324,6 +2327,16 @@ class MotionEventDetector:
                 self._cushion_event(s, k, t_a + tc, a, p, conf * self._quality([s], a))
             found = True
         return found
+
+    def _meets_cushion(self, s: int, coef: np.ndarray, tau0: float, tau1: float) -> bool:
+        """Whether slot ``s``'s path ``coef`` reaches a cushion's nose in ``[tau0, tau1]``
+        where the cushion runs (not at a pocket's mouth)."""
+        r = float(self._radius[s])
+        for k in range(len(self._cush_a)):
+            tc = line_touch(coef, self._cush_a[k], self._cush_n[k], r, tau0, tau1)
+            if tc is not None and self._beside_cushion(k, eval_path(coef, tc)):
+                return True
+        return False
 
     def _cushion_scan(self, slots: list[int], paths: dict[int, np.ndarray], a: int,
                       look: int, t_a: float) -> None:
