@@ -1722,3 +1722,26 @@ def test_puck_off_the_cushion_just_beside_a_held_pawn_bounced_off_the_cushion(t0
         got = [e for e in of(events, EventKind.CUSHION) if e.ids == (1,)]
         assert got and got[0].cushion == "b" and abs(got[0].t_s - truth.t_s) < 0.02
         assert not [e for e in of(events, EventKind.CONTACT) if 1 in e.ids]
+
+
+@pytest.mark.parametrize("t0", [0.405, 0.41])
+def test_pawn_driven_into_the_cushion_it_lay_by_and_back_met_it(t0):
+    # (from the events benchmark, Novuss seed 1, shot 185) the puck drives pawn 2, 30 mm
+    # off cushion b, straight into it; the cushion sends it back before any frame shows
+    # it moving. Along the cushion's normal the hit's push and the cushion's cannot be
+    # told apart by size, but a hit from rest drives it only into the cushion: moving out
+    # of it after, the cushion sent it
+    labels = ["puck", "black_pawn", "black_pawn", "red_pawn", "black_pawn", "red_pawn",
+              "black_pawn", "black_pawn", "red_pawn", "black_pawn", "black_pawn", "red_pawn",
+              "black_pawn", "black_pawn", "black_pawn"]
+    xy = [[201.275, -390.313], [-226.695, 454.475], [-130.718, -25.341], [165.296, -186.969],
+          [-359.365, 6.514], [309.987, -108.279], [95.734, 228.518], [-337.825, -118.577],
+          [-91.749, -189.069], [-188.814, -283.864], [-250.717, 406.711],
+          [-131.427, -320.903], [-249.154, -379.617], [446.25, -2.618], [-173.929, -320.285]]
+    for seed in range(6):
+        events, res, _ = run(NOVUSS, labels, xy, physics.Strike(1, 2.0538542439701772,
+                                                                3396.41), seed=seed, t0=t0)
+        truth = [e for e in res.events if e.kind == "cushion" and e.ids == (2,)]
+        got = [e for e in of(events, EventKind.CUSHION) if e.ids == (2,)]
+        assert truth and truth[0].cushion == "b"
+        assert got and got[0].cushion == "b" and abs(got[0].t_s - truth[0].t_s) < 0.03

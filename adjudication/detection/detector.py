@@ -1335,13 +1335,17 @@ class MotionEventDetector:
         for s, hit in list(self._kicks.items()):
             if self._contact_t.get(s, -math.inf) > hit.t_s + _SAME_TOUCH_S or (
                     self._mode[s] != _MOVING and a > hit.a):
+                if self._mode[s] == _GONE and a > hit.a:
+                    # (pocketed or off the table: the sightings it left are all there is)
+                    self._rail_after_hit(s, a, t_a, hit, final=True)
                 del self._kicks[s]
                 continue
             done = self._rail_after_hit(s, a, t_a, hit)
             if done is not None or a >= hit.a + _KICK_WAIT_FRAMES:
                 del self._kicks[s]
 
-    def _rail_after_hit(self, s: int, a: int, t_a: float, hit: _Hit) -> bool | None:
+    def _rail_after_hit(self, s: int, a: int, t_a: float, hit: _Hit,
+                        final: bool = False) -> bool | None:
         """Whether a striker that hit a resting object, or that object, met a cushion
         before it was seen again (None: not seen enough since to tell yet). A hit pushes
         each only away from the other, along the line of centres ``n``; when its velocity
@@ -1349,14 +1353,16 @@ class MotionEventDetector:
         it had before) differs from the one before by more, along a cushion's normal, the
         cushion pushed it. It met the cushion where its path after, run back so, leaves
         the nose, if that lies between the hit and its next sighting, or else where it
-        reaches the nose going on as the hit left it."""
+        reaches the nose going on as the hit left it. (``final``: it is gone, and two
+        sightings a frame apart will do.)"""
         s_ = self.settings
         tc, p_c, v_b, n = hit.t_s - t_a, hit.xy_mm, hit.v_mm_s, hit.n
         if any(self._last_cush_t.get((s, k), -math.inf) >= hit.t_s - self._dt
                for k in range(len(self._cush_a))):
             return False  # (found already, from its bend)
         tt, xa = self._samples(s, hit.a, a + s_.lag_frames, t_a)
-        if len(tt) < 3 or float(tt[-1] - tt[0]) < 1.5 * self._dt:
+        if len(tt) < (2 if final else 3) or float(tt[-1] - tt[0]) < (
+                0.5 if final else 1.5) * self._dt:
             return None
         after, rms = fit_path(tt, xa, 1)
         sig = self._sigma_of(s, a)
@@ -1384,7 +1390,20 @@ class MotionEventDetector:
                 continue
             m = np.column_stack([-n, nk])
             if abs(float(np.linalg.det(m))) < 0.3:
-                continue  # (the hit drives it along the normal itself: no telling)
+                # (the hit drives it along the normal itself: no telling how hard, unless
+                # it drove an object at rest into the cushion, which sends it back out)
+                if (hit.decel_mm_s2 == 0.0 and not np.any(v_b) and float(n @ nk) > 0.5
+                        and float(v_a @ nk) > max(_RAIL_KICK_MM_S, 5.0 * sig_v)):
+                    t_cu = line_touch(back, self._cush_a[k], nk, r, tc, float(tt[0]),
+                                      leaving=True)
+                    if t_cu is None:  # (it got there at least as fast as it came back)
+                        t_cu = tc + max(gap0, 0.0) / max(float(np.linalg.norm(v_a)), 1.0)
+                    p = p_c - max(gap0, 0.0) * nk
+                    if self._beside_cushion(k, p):
+                        self._cushion_event(s, k, t_a + t_cu, a, p,
+                                            0.8 * self._quality([s], a))
+                        return True
+                continue
             push, kick = np.linalg.solve(m, dv)
             if push < -3.0 * sig_v or kick < max(_RAIL_KICK_MM_S, 5.0 * sig_v):
                 continue
