@@ -1333,9 +1333,9 @@ class MotionEventDetector:
         met after them, each once it has been seen enough since; a contact it made after
         it, or one it is seen too little after, drops out."""
         for s, hit in list(self._kicks.items()):
-            if self._contact_t.get(s, -math.inf) > hit.t_s + _SAME_TOUCH_S or (
-                    self._mode[s] != _MOVING and a > hit.a):
-                if self._mode[s] == _GONE and a > hit.a:
+            hit_again = self._contact_t.get(s, -math.inf) > hit.t_s + _SAME_TOUCH_S
+            if hit_again or (self._mode[s] != _MOVING and a > hit.a):
+                if not hit_again and self._mode[s] == _GONE:
                     # (pocketed or off the table: the sightings it left are all there is)
                     self._rail_after_hit(s, a, t_a, hit, final=True)
                 del self._kicks[s]
@@ -1392,7 +1392,7 @@ class MotionEventDetector:
             if abs(float(np.linalg.det(m))) < 0.3:
                 # (the hit drives it along the normal itself: no telling how hard, unless
                 # it drove an object at rest into the cushion, which sends it back out)
-                if (hit.decel_mm_s2 == 0.0 and not np.any(v_b) and float(n @ nk) > 0.5
+                if (not np.any(v_b) and float(n @ nk) > 0.5
                         and float(v_a @ nk) > max(_RAIL_KICK_MM_S, 5.0 * sig_v)):
                     t_cu = line_touch(back, self._cush_a[k], nk, r, tc, float(tt[0]),
                                       leaving=True)
@@ -2196,6 +2196,15 @@ class MotionEventDetector:
         hi = min(t_on - t_a + 0.5 * self._dt, tau1)
         if hi <= lo:
             lo, hi = tau0 - self._dt, tau1
+        def fit(j: int, cj: np.ndarray, lo_c: float, hi_c: float) -> tuple[float, float, float]:
+            """(gap at its nearest, when, score): the gap to touching, and how far the
+            start is from along the line of centres then."""
+            tc, dmin = closest_approach(cj, rest, lo_c, hi_c)
+            gap = dmin - float(self._radius[s] + self._radius[j])
+            loc = self._rest_xy[s] - eval_path(cj, tc)
+            cos = float(loc @ u) / max(float(np.linalg.norm(loc)), 1e-9)
+            return gap, tc, max(gap, 0.0) + 20.0 * (1.0 - cos)
+
         # (score, time, mover, its path, the window it touched in if it was a loose bend)
         cands: list[tuple[float, float, int, np.ndarray, tuple[float, float] | None]] = []
         for j in range(len(self._ids)):
@@ -2213,13 +2222,9 @@ class MotionEventDetector:
             # on backwards (a struck puck would seem to reach the row behind it)
             t0_j = float(self._t_start[j])
             lo_j = max(lo, t0_j - t_a) if math.isfinite(t0_j) else lo
-            tc, dmin = closest_approach(cj, rest, lo_j, max(hi, lo_j))
-            gap = dmin - float(self._radius[s] + self._radius[j])
-            if gap > 40.0:
-                continue
-            loc = self._rest_xy[s] - eval_path(cj, tc)
-            cos = float(loc @ u) / max(float(np.linalg.norm(loc)), 1e-9)
-            cands.append((max(gap, 0.0) + 20.0 * (1.0 - cos), tc, j, cj, None))
+            gap, tc, score = fit(j, cj, lo_j, max(hi, lo_j))
+            if gap <= 40.0:
+                cands.append((score, tc, j, cj, None))
         for j, a_b, c_b in self._loose_bends:
             t_b = self._T(a_b)
             if (j != s and t_b - 2.0 * self._dt < t_on < t_b + self._dt
@@ -2228,14 +2233,11 @@ class MotionEventDetector:
                 # object, unseen in that frame, before it was seen moving)
                 cj = shift_path(c_b, t_a - t_b)
                 into = (t_b - t_a - 2.0 * self._dt, t_b - t_a)
-                tc, dmin = closest_approach(cj, rest, *into)
-                gap = dmin - float(self._radius[s] + self._radius[j])
-                loc = self._rest_xy[s] - eval_path(cj, tc)
-                cos = float(loc @ u) / max(float(np.linalg.norm(loc)), 1e-9)
+                gap, tc, score = fit(j, cj, *into)
                 if gap < self.settings.contact_gate_mm:  # (its path after, run back, is
                     # no guide)
                     cands = [c for c in cands if c[2] != j]
-                    cands.append((max(gap, 0.0) + 20.0 * (1.0 - cos), tc, j, cj, into))
+                    cands.append((score, tc, j, cj, into))
         if not cands:
             return False
         cands.sort(key=lambda c: c[0])
