@@ -207,6 +207,14 @@ def pressed(spec: TableSpec, res: physics.ShotResult, obj: int, cushion: str,
     return float(np.linalg.norm(xy - xy0)) < 1.0
 
 
+def at_rest_push(spec: TableSpec, res: physics.ShotResult, e) -> bool:
+    """Whether a detected contact or cushion ``e`` is a push between objects resting
+    touching (``frozen``), or into a cushion an object rested against (``pressed``)."""
+    if e.kind.value == "contact":
+        return frozen(spec, res, e.ids, e.t_s - 0.01)
+    return pressed(spec, res, e.ids[0], e.cushion, e.t_s - 0.01)
+
+
 def truth(spec: TableSpec, res: physics.ShotResult, lines) -> list[dict]:
     out = [{"kind": "shot_start", "t": res.t0_s, "ids": (1,)}]
     last: dict = {}
@@ -298,6 +306,7 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
         kind, _sub(kind, False), _sub(kind, True))], *TOL_S)}
     frame_time = 0.0
     frames = 0
+    label = f"{table} seed {seed}"  # (how --show names the shots)
     for done, kind, res, tracks in simulated_shots(spec, shots, seed):
         if only is not None and done not in only:
             continue
@@ -357,28 +366,25 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
                     sub_of[k] = None
                     break
         if only is not None:
-            _show(f"{table} seed {seed}", done, kind, [
+            _show(label, done, kind, [
                 *("TRUTH " + _describe(g["kind"], g["ids"], g.get("name"), g["t"])
                   + (" (don't care)" if g.get("dont_care") else "") for g in gt_all),
                 *("DETECTED " + _describe(e.kind.value, e.ids, e.cushion or e.pocket or e.line,
                                           e.t_s) + f" conf {e.confidence:.2f}" for e in events)])
         if show:
             missed = [g for n, g in enumerate(gt) if n not in found]
-            _show(f"{table} seed {seed}", done, kind, [
+            _show(label, done, kind, [
                 *("MISS " + _describe(g["kind"], g["ids"], g.get("name"), g["t"])
                   + (" (touching at rest)" if g.get("frozen") else "") for g in missed),
                 *("FALSE " + _describe(e.kind.value, e.ids, e.cushion or e.pocket or e.line,
-                                       e.t_s) + (" (touching at rest)" if (
-                    e.kind.value == "contact" and frozen(spec, res, e.ids, e.t_s - 0.01)) or (
-                    e.kind.value == "cushion" and pressed(spec, res, e.ids[0], e.cushion,
-                                                          e.t_s - 0.01)) else "")
+                                       e.t_s)
+                  + (" (touching at rest)" if e.kind.value in _SPLIT
+                     and at_rest_push(spec, res, e) else "")
                   for k, e in enumerate(events) if k not in used)])
         for k, e in enumerate(events):
             e_kind = e.kind.value
             if e_kind in _SPLIT and sub_of.get(k, False) is not None:
-                flag = sub_of[k] if k in sub_of else (
-                    frozen(spec, res, e.ids, e.t_s - 0.01) if e_kind == "contact"
-                    else pressed(spec, res, e.ids[0], e.cushion, e.t_s - 0.01))
+                flag = sub_of[k] if k in sub_of else at_rest_push(spec, res, e)
                 per_kind[_sub(e_kind, flag)]["det"] += 1
         # per shot
         striker = "cue_ball" if spec.family is Family.POOL else "puck"
@@ -402,7 +408,7 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
             stats["first_review"] += 1
             stats["split_review"] += kind == "split"
         if show and gt_other != det_other:
-            _show(f"{table} seed {seed}", done, kind, [
+            _show(label, done, kind, [
                 f"FIRST CONTACT {det_other} (conf {fc.confidence if fc else float('nan'):.2f}),"
                 f" truth {gt_other} at {_t_of(first_gt):.3f}"])
         pocketed_gt = {g["ids"][0] for g in gt if g["kind"] == "pocket"}
@@ -413,7 +419,7 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
         rail = bool(shot and fc and shot.cushions_after(fc.t_s))
         stats["rail_ok"] += rail_gt == rail
         if show and rail_gt != rail:
-            _show(f"{table} seed {seed}", done, kind,
+            _show(label, done, kind,
                   [f"RAIL AFTER CONTACT {rail}, truth {rail_gt}"])
     return {"table": table, "seed": seed, "stats": stats, "per_kind": per_kind, "dt_ms": dt_ms,
             "cushion_dt_ms": cushion_dt_ms, "ms_per_frame": 1000 * frame_time / max(frames, 1),
