@@ -1,0 +1,52 @@
+"""The pipeline benchmark judges the sample clips' events as the events benchmark judges
+the physics' log: what the camera cannot see is a don't-care, pushes are counted apart."""
+
+from __future__ import annotations
+
+from benchmarks.pipeline import compare_events, truth_class
+from calibration.tables import get_table
+
+SPEC = get_table("pool-9ft")
+R_MM = SPEC.object_for("cue_ball").radius_mm
+
+
+def _sidecar(before: list[list[float]], last: list[list[float]], events: list[dict]) -> dict:
+    """Three balls seen in two frames (30 fps) before ``events`` (all in frame 1)."""
+    frames = [{"i": 0, "xy_mm": before}, {"i": 1, "xy_mm": last}]
+    return {"fps": 30.0, "frames": frames, "events": events}
+
+
+def _event(kind: str, ids: tuple[int, ...], t_s: float = 0.04, **extra: str) -> dict:
+    labels = {1: "cue_ball", 2: "ball_1", 3: "ball_2"}
+    return {"type": "event", "kind": kind, "t_s": t_s, "frame": 1,
+            "objects": [{"id": i, "label": labels[i]} for i in ids], **extra}
+
+
+def test_a_contact_approached_fast_is_seen_and_a_rack_push_is_a_push() -> None:
+    d = 2 * R_MM
+    # the cue ball runs at 1.5 m/s into ball 1, which rests touching ball 2
+    sidecar = _sidecar(before=[[-110.0, 0.0], [0.0, 0.0], [d, 0.0]],
+                       last=[[-60.0, 0.0], [0.0, 0.0], [d, 0.0]], events=[])
+    assert truth_class(sidecar, SPEC, _event("contact", (1, 2))) == "seen"
+    assert truth_class(sidecar, SPEC, _event("contact", (2, 3))) == "push"
+
+
+def test_a_slow_approach_is_a_dont_care_and_a_cushion_met_fast_is_seen() -> None:
+    foot = next(c for c in SPEC.cushions if c.name == "foot")
+    x_mm = foot.a_xy_mm[0] - R_MM - 30.0
+    # ball 1 creeps (1 mm a frame: 30 mm/s) towards the cue ball; ball 2 runs at the foot
+    sidecar = _sidecar(before=[[0.0, 0.0], [-2 * R_MM - 2.0, 0.0], [x_mm - 40.0, 100.0]],
+                       last=[[0.0, 0.0], [-2 * R_MM - 1.0, 0.0], [x_mm, 100.0]], events=[])
+    assert truth_class(sidecar, SPEC, _event("contact", (1, 2))) == "dont_care"
+    assert truth_class(sidecar, SPEC, _event("cushion", (3,), cushion="foot")) == "seen"
+
+
+def test_a_detected_dont_care_counts_neither_right_nor_false() -> None:
+    truth = [_event("contact", (1, 2), 0.040), _event("contact", (1, 2), 0.045)]  # a repeat
+    sidecar = _sidecar(before=[[-110.0, 0.0], [0.0, 0.0], [500.0, 0.0]],
+                       last=[[-60.0, 0.0], [0.0, 0.0], [500.0, 0.0]], events=truth)
+    ours = [_event("contact", (1, 2), 0.041), _event("contact", (1, 2), 0.046),
+            _event("contact", (2, 3), 0.05)]
+    c = compare_events(ours, sidecar, SPEC)["contact"]
+    assert (c["seen"], c["seen_found"], c["push"]) == (1, 1, 0)
+    assert (c["ours"], c["false"]) == (3, 1)  # the repeat's match is no false contact
