@@ -1745,3 +1745,26 @@ def test_pawn_driven_into_the_cushion_it_lay_by_and_back_met_it(t0):
         got = [e for e in of(events, EventKind.CUSHION) if e.ids == (2,)]
         assert truth and truth[0].cushion == "b"
         assert got and got[0].cushion == "b" and abs(got[0].t_s - truth[0].t_s) < 0.03
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_puck_struck_away_from_a_row_behind_it_never_pushed_that_row(seed):
+    """Two touching pawns 40 mm behind the puck, the far one drifting as the puck is
+    struck away from them (sample clip novuss, a pawn under the cue): the puck was at rest
+    until its stroke, so its path run back does not push the row from its near end."""
+    y_row = -380.0 - (22.5 + 15.0 + 40.0)
+    labels = ["puck", "black_pawn", "black_pawn"]
+    xy = [[0.0, -380.0], [0.0, y_row], [30.1, y_row]]
+    res = physics.simulate_shot(NOVUSS, physics.physics_for(NOVUSS), physics.Bodies.make(
+        labels, xy, ids=np.arange(1, 4)), physics.Strike(1, math.pi / 2, 1800.0), t0_s=0.5)
+    t = np.arange(0.0, res.t_end_s + 1.2, 1 / FPS) + 0.0123
+    pos = res.xy_at(t).copy()
+    k = int(np.searchsorted(t, 0.5))
+    pos[k:, 2, 0] += 12.0 * np.minimum(np.arange(len(t) - k) + 1, 6) / 6  # drifts 12 mm
+    tracks = sample_tracks(t, pos, res.status_at(t).astype(int), res.start.ids,
+                           res.start.labels, CLEAN, np.random.default_rng(seed), res.v_at(t))
+    det = MotionEventDetector(NOVUSS)
+    events = [e for tr in tracks for e in det.update(tr)] + det.flush()
+    assert of(events, EventKind.SHOT_START)
+    assert not [c for c in of(events, EventKind.CONTACT) if "puck" in c.labels]
+

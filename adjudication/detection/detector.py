@@ -2155,11 +2155,16 @@ class MotionEventDetector:
                 k = int(rest[m])
                 still = np.array([self._rest_xy[k], [0.0, 0.0], [0.0, 0.0]])
                 for j in movers:
+                    # (at rest until it started: its path does not run on backwards)
+                    t0_j = float(self._t_start[j]) - t_a
+                    lo_j = max(lo, t0_j) if math.isfinite(t0_j) else lo
+                    if lo_j >= 0.0:
+                        continue
                     r = float(self._radius[j] + self._radius[k])
-                    tc = first_touch(paths[j], still, r, lo, 0.0)
+                    tc = first_touch(paths[j], still, r, lo_j, 0.0)
                     score = 0.0
                     if tc is None:
-                        tc, dmin = closest_approach(paths[j], still, lo, 0.0)
+                        tc, dmin = closest_approach(paths[j], still, lo_j, 0.0)
                         score = dmin - r
                         if score > self.settings.contact_gate_mm:
                             continue
