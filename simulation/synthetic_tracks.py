@@ -81,7 +81,7 @@ def sample_tracks(
                 vis[idx, None], obs[k, idx], xy_mm[k, idx]),
             v_mm_s=v_mm_s[k, idx], sigma_mm=np.full(len(idx), noise.sigma_mm),
             state=st[idx], seen=vis[idx], last_seen_t_s=np.full(len(idx), float(t_s[k])),
-            obs_xy_mm=o[idx]))
+            obs_xy_mm=o[idx], obs_sigma_mm=np.where(vis[idx], noise.sigma_mm, np.nan)))
     return out
 
 

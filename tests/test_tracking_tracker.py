@@ -115,6 +115,25 @@ def test_resting_ball_under_a_hand_for_2_s_keeps_id_and_position() -> None:
     assert not [n for n in tracker.notes if n.kind is not NoteKind.NEW]
 
 
+def test_each_sighting_passes_on_its_own_sigma_where_the_estimate_has_averaged() -> None:
+    """A resting track's sigma shrinks as its sightings average; the event detector tests
+    each raw sighting against the rest position, so the tracks carry that sighting's
+    sigma too (a box centre the detector says is 2.5 mm), and NaN where none was seen."""
+    tracker, rng = Tracker(POOL), np.random.default_rng(2)
+    xy, labels = [[100.0, 50.0], [-400.0, 200.0]], ["ball_5", "cue_ball"]
+    run_still(tracker, xy, labels, 0.0, 20, rng)
+    obs = Observations(20 / FPS, 20, np.asarray(xy), np.array([2.5, 1.0]), tuple(labels),
+                       np.full(2, 0.9))
+    tracks = tracker.update(obs)
+    by_label = dict(zip(tracks.label, range(len(tracks)), strict=True))
+    assert tracks.sigma_mm[by_label["ball_5"]] < 1.0
+    assert tracks.obs_sigma_mm[by_label["ball_5"]] == 2.5
+    assert tracks.obs_sigma_mm[by_label["cue_ball"]] == 1.0
+    hidden = tracker.update(make_obs(21 / FPS, [xy[1]], ["cue_ball"], frame=21))
+    by_label = dict(zip(hidden.label, range(len(hidden)), strict=True))
+    assert np.isnan(hidden.obs_sigma_mm[by_label["ball_5"]])
+
+
 def test_ball_moved_while_hidden_is_noted() -> None:
     tracker, rng = Tracker(POOL), np.random.default_rng(2)
     run_still(tracker, [[0.0, 0.0], [500.0, 0.0]], ["ball_8", "cue_ball"], 0.0, 10, rng)

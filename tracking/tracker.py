@@ -2070,10 +2070,11 @@ class Tracker:
             self._labels_of = (key, tuple([self.labels[i] for i in self._label.tolist()]))
         # fresh arrays (copies of the tracker's own, which change next frame), frozen as
         # they are: the checks of Tracks.__post_init__ hold by construction here
+        obs_sigma = np.where(np.isnan(matched_xy[:, 0]), np.nan, self._last_sigma)
         return Tracks._trusted(
             t, frame, self._id.copy(), self._labels_of[1],
             self._x[:, :2].copy(), self._x[:, 2:].copy(), sigma, state, seen & in_play,
-            self._last_seen_t.copy(), matched_xy,
+            self._last_seen_t.copy(), matched_xy, obs_sigma,
         )
 
 

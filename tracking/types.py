@@ -19,7 +19,7 @@ by a hand), an object that came back into play after it was pocketed or left the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any
 
@@ -37,6 +37,11 @@ class TrackState(IntEnum):
 
     def on_table(self) -> bool:
         return self in (TrackState.MOVING, TrackState.RESTING, TrackState.OCCLUDED)
+
+
+#: ``Tracks.obs_sigma_mm`` not given (NaN for every row).
+_NOT_GIVEN = np.zeros(0)
+_NOT_GIVEN.setflags(write=False)
 
 
 def _frozen(array: Any, dtype: Any, shape_tail: tuple[int, ...]) -> np.ndarray:
@@ -109,7 +114,9 @@ class Tracks:
     ``state`` (N,) ``TrackState`` values, ``seen`` (N,) whether an observation was
     assigned this frame, ``last_seen_t_s`` (N,), ``obs_xy_mm`` (N, 2) the raw observation
     assigned this frame (NaN where none): event detectors fit motion to these, because the
-    filtered positions lag a sudden change of direction.
+    filtered positions lag a sudden change of direction; ``obs_sigma_mm`` (N,) that
+    observation's one-sigma error (NaN where none, or not given): a resting track's
+    ``sigma_mm`` shrinks as its sightings average, each sighting stays as noisy as this.
     """
 
     t_s: float
@@ -123,8 +130,11 @@ class Tracks:
     seen: np.ndarray
     last_seen_t_s: np.ndarray
     obs_xy_mm: np.ndarray
+    obs_sigma_mm: np.ndarray = field(default_factory=lambda: _NOT_GIVEN)
 
     def __post_init__(self) -> None:
+        obs_sigma = (np.full(len(self.label), np.nan) if self.obs_sigma_mm is _NOT_GIVEN
+                     else self.obs_sigma_mm)
         cols = {
             "id": _frozen(self.id, int, ()),
             "xy_mm": _frozen(self.xy_mm, float, (2,)),
@@ -134,6 +144,7 @@ class Tracks:
             "seen": _frozen(self.seen, bool, ()),
             "last_seen_t_s": _frozen(self.last_seen_t_s, float, ()),
             "obs_xy_mm": _frozen(self.obs_xy_mm, float, (2,)),
+            "obs_sigma_mm": _frozen(obs_sigma, float, ()),
         }
         label = tuple(str(lab) for lab in self.label)
         _check_rows("Tracks", label=label, **cols)
@@ -151,13 +162,13 @@ class Tracks:
         return Tracks(self.t_s, self.frame, self.id[idx], tuple(self.label[i] for i in idx),
                       self.xy_mm[idx], self.v_mm_s[idx], self.sigma_mm[idx],
                       self.state[idx], self.seen[idx], self.last_seen_t_s[idx],
-                      self.obs_xy_mm[idx])
+                      self.obs_xy_mm[idx], self.obs_sigma_mm[idx])
 
     @classmethod
     def _trusted(cls, t_s: float, frame: int, id: np.ndarray, label: tuple[str, ...],
                  xy_mm: np.ndarray, v_mm_s: np.ndarray, sigma_mm: np.ndarray,
                  state: np.ndarray, seen: np.ndarray, last_seen_t_s: np.ndarray,
-                 obs_xy_mm: np.ndarray) -> Tracks:
+                 obs_xy_mm: np.ndarray, obs_sigma_mm: np.ndarray) -> Tracks:
         """The tracker's own path: columns it built for this frame, already of the right
         dtype and shape, fresh (nobody else holds them) and with unique ids. They are
         frozen here without the copies and checks of ``__post_init__``."""
@@ -168,7 +179,8 @@ class Tracks:
         set_(out, "label", label)
         for name, col in (("id", id), ("xy_mm", xy_mm), ("v_mm_s", v_mm_s),
                           ("sigma_mm", sigma_mm), ("state", state), ("seen", seen),
-                          ("last_seen_t_s", last_seen_t_s), ("obs_xy_mm", obs_xy_mm)):
+                          ("last_seen_t_s", last_seen_t_s), ("obs_xy_mm", obs_xy_mm),
+                          ("obs_sigma_mm", obs_sigma_mm)):
             col.setflags(write=False)
             set_(out, name, col)
         return out

@@ -91,7 +91,7 @@ _NEW, _REST, _MOVING, _GONE = 0, 1, 2, 3
 _ABSENT = -1
 # track states as plain ints: numpy compares an int array with an IntEnum member slowly
 _POCKETED, _OFF_TABLE = int(TrackState.POCKETED), int(TrackState.OFF_TABLE)
-_TRACK_MOVING = int(TrackState.MOVING)
+_TRACK_MOVING, _TRACK_RESTING = int(TrackState.MOVING), int(TrackState.RESTING)
 #: Largest acceleration (mm/s^2) a free object has: pool sliding friction 0.2 g.
 _MAX_ACCEL_MM_S2 = 2500.0
 #: Fastest restart (mm/s) of an object that seemed at rest still taken for the same motion
@@ -342,14 +342,16 @@ class MotionEventDetector:
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
         self._dt = 1 / 30
 
+    def _radius_of(self, label: str) -> float:
+        return self.spec.object_for(label).radius_mm if label in self.spec.labels else 0.0
+
     def _grow(self, track_id: int, label: str) -> int:
         s = len(self._ids)
         h = self._hist
         self._slot_of[track_id] = s
         self._ids.append(track_id)
         self._labels.append(label)
-        r = self.spec.object_for(label).radius_mm if label in self.spec.labels else 0.0
-        self._radius = np.append(self._radius, r)
+        self._radius = np.append(self._radius, self._radius_of(label))
         self._xy = np.concatenate([self._xy, np.full((1, h, 2), np.nan)])
         self._seen = np.concatenate([self._seen, np.zeros((1, h), dtype=bool)])
         self._state = np.concatenate([self._state, np.full((1, h), _ABSENT)])
@@ -411,6 +413,11 @@ class MotionEventDetector:
             self._seen[rows, col] = seen
             self._xy[rows[seen], col] = obs[seen]
             sig = np.where(np.isfinite(tracks.sigma_mm), tracks.sigma_mm, 0.0)
+            # a resting track's own sigma shrinks as its sightings average, yet each
+            # sighting is tested against where it rests: it is as noisy as it came
+            # (a box centre where an edge fit failed lies mm off, and is said to)
+            resting = (tracks.state == _TRACK_RESTING) & np.isfinite(tracks.obs_sigma_mm)
+            sig = np.where(resting, tracks.obs_sigma_mm, sig)
             self._sigma[rows, col] = np.maximum(sig, self.settings.noise_floor_mm)
         self._n += 1
         out: list[Event] = []

@@ -18,7 +18,8 @@ class DetectorSettings:
       and fits the far side. More: surer onsets and better fits of the motion after a
       contact; less: events come out sooner (4 frames is 133 ms at 30 fps).
     * ``noise_floor_mm`` = 0.8: the smallest position error assumed, whatever
-      ``Tracks.sigma_mm`` claims. Lower makes the detector trust over-confident trackers.
+      ``Tracks.sigma_mm`` claims (for a resting track, ``Tracks.obs_sigma_mm``: its
+      sighting's own). Lower makes the detector trust over-confident trackers.
     * ``onset_sigmas`` = 4.5 and ``onset_min_mm`` = 3.0: a resting object has moved when it
       lies farther than both from where it rested, on at least two of the frames looked at.
       Lower finds slower, thinner hits; higher avoids false starts from noise and a tracker
