@@ -1798,3 +1798,23 @@ def test_resting_ball_read_from_its_box_mm_off_does_not_hold_the_shot_open():
     assert abs(shot_end_s(2.5) - res.t_end_s) < 0.1
     assert shot_end_s(1.0) > res.t_end_s + 0.3
 
+
+def test_ball_first_misread_then_read_right_by_the_tracker_is_named_right():
+    """The tracker named a ball by a misread number at first and by its own once its
+    votes overruled it (sample clip 8ball, 13 read as 11): the events after name it as
+    the tracker does now, not as it first did."""
+    labels = ["cue_ball", "ball_1"]
+    res = physics.simulate_shot(POOL, physics.physics_for(POOL), physics.Bodies.make(
+        labels, np.array([[-600.0, 0.0], [0.0, 0.0]]), ids=np.arange(1, 3)),
+        physics.Strike(1, 0.0, 1500.0), t0_s=0.5)
+    t = np.arange(0.0, res.t_end_s + 1.2, 1 / FPS) + 0.0123
+    tracks = sample_tracks(t, res.xy_at(t), res.status_at(t).astype(int), res.start.ids,
+                           res.start.labels, CLEAN, np.random.default_rng(0), res.v_at(t))
+    det = MotionEventDetector(POOL)
+    events = []
+    for k, tr in enumerate(tracks):
+        if k < 10:
+            tr = dataclasses.replace(tr, label=("cue_ball", "ball_11"))
+        events += det.update(tr)
+    contacts = of(events + det.flush(), EventKind.CONTACT)
+    assert [c.labels for c in contacts] == [("cue_ball", "ball_1")]

@@ -304,6 +304,7 @@ class MotionEventDetector:
         self._rows_of: tuple[bytes, np.ndarray] = (b"", np.zeros(0, dtype=int))  # of ids
         self._ids: list[int] = []
         self._labels: list[str] = []
+        self._labels_in: tuple[str, ...] = ()  # the labels of the last tracks taken
         self._radius = np.zeros(0)
         self._xy = np.zeros((0, h, 2))
         self._seen = np.zeros((0, h), dtype=bool)
@@ -398,6 +399,14 @@ class MotionEventDetector:
                     self._grow(int(i), lab)
             self._rows_of = (key, np.array([self._slot_of[i] for i in tracks.id.tolist()],
                                            dtype=int))
+        if tracks.label is not self._labels_in and tracks.label != self._labels_in:
+            # the tracker read a number again (its votes overruled a misread first
+            # label): what the object is named as, from now on, and its size
+            for k, lab in zip(self._rows_of[1].tolist(), tracks.label, strict=True):
+                if self._labels[k] != lab:
+                    self._labels[k] = lab
+                    self._radius[k] = self._radius_of(lab)
+            self._labels_in = tracks.label
         self._t[col] = tracks.t_s
         self._frame[col] = tracks.frame
         self._bad[col] = gap
