@@ -4,15 +4,16 @@
 
 On a shared machine two runs of ``benchmarks/tracking.py`` can differ by tens of percent in
 time: the machine's speed drifts by more than a change does. Here the code of ``--ref``
-(its ``tracking/tracker.py``, ``tracking/kalman.py``, ``adjudication/detection/detector.py``
-and ``fitting.py``, loaded from git under other module names; everything else is this
-checkout's) and this checkout's code take turns on every frame of the same Novuss doubles
-clips, so both see the same drift. Printed: the median time per frame, on frames with 30 or
-more tracks, of the tracker and of the tracker with ``MotionEventDetector.update``, for
-each, and the median of the per-frame ratios (this checkout over ``--ref``). With
-``--shots``, the two event detectors alone also take turns on every frame of the events
-benchmark's simulated shots (``benchmarks/events.py``, seed 0) of each table: mostly
-frames with objects moving, where the clips have mostly resting ones.
+(its ``tracking/tracker.py``, ``kalman.py`` and ``types.py``,
+``adjudication/detection/detector.py`` and ``fitting.py``, loaded from git under other
+module names; everything else is this checkout's) and this checkout's code take turns on
+every frame of the same Novuss doubles clips, so both see the same drift. Printed: the
+median time per frame, on frames with 30 or more tracks, of the tracker and of the tracker
+with ``MotionEventDetector.update``, for each, and the median of the per-frame ratios
+(this checkout over ``--ref``). With ``--shots``, the two event detectors alone also take
+turns on every frame of the events benchmark's simulated shots (``benchmarks/events.py``,
+seed 0) of each table: mostly frames with objects moving, where the clips have mostly
+resting ones.
 """
 
 from __future__ import annotations
@@ -40,11 +41,14 @@ from simulation.observe import ObserveSettings, ground_truth_from_script, observ
 from tracking.tracker import Tracker  # noqa: E402
 
 # module -> (its path, the imports of its siblings to point at the old copies)
-_OLD = {"ref_kalman": ("tracking/kalman.py", ()),
-        "ref_tracker": ("tracking/tracker.py", (("tracking.kalman", "ref_kalman"),)),
+_OLD = {"ref_types": ("tracking/types.py", ()),
+        "ref_kalman": ("tracking/kalman.py", ()),
+        "ref_tracker": ("tracking/tracker.py", (("tracking.kalman", "ref_kalman"),
+                                                ("tracking.types", "ref_types"))),
         "ref_fitting": ("adjudication/detection/fitting.py", ()),
         "ref_detector": ("adjudication/detection/detector.py",
-                         (("adjudication.detection.fitting", "ref_fitting"),))}
+                         (("adjudication.detection.fitting", "ref_fitting"),
+                          ("tracking.types", "ref_types")))}
 
 
 def load_ref(ref: str, into: Path) -> dict[str, ModuleType]:
