@@ -39,6 +39,9 @@ from calibration.tables import Family, TableSpec, get_table  # noqa: E402
 from cueref.commands import referee_video  # noqa: E402
 from cueref.pipeline import Pipeline, sidecar_observations  # noqa: E402
 from simulation.groundtruth import load_sidecar, sidecar_declarations  # noqa: E402
+from simulation.observe import ground_truth_from_sidecar  # noqa: E402
+from simulation.trackeval import id_switches  # noqa: E402
+from tracking.types import Tracks  # noqa: E402
 from vision.detector import Detector  # noqa: E402
 
 SAMPLES = ROOT / "sample_videos"
@@ -147,9 +150,13 @@ def run_clip(name: str, detector: Detector, out_dir: Path) -> dict:
     result = {"clip": name, "frames": truth["n_frames"]}
 
     out = out_dir / f"{name}.calls.jsonl"
+    gt = ground_truth_from_sidecar(truth)
+    max_mm = 30.0 if spec.family is Family.POOL else 20.0
+    run: list[Tracks] = []
     t0 = time.perf_counter()
     summary = referee_video(SAMPLES / f"{name}.mp4", game=game, spec=spec, players=players,
-                            detector=detector, out=out, declarations=decl)
+                            detector=detector, out=out, declarations=decl,
+                            on_tracks=run.append)
     result["seconds"] = time.perf_counter() - t0
     lines = [json.loads(t) for t in out.read_text().splitlines()]
     result["pixels"] = {
@@ -158,6 +165,7 @@ def run_clip(name: str, detector: Detector, out_dir: Path) -> dict:
                                  lines_logged=spec.family is Family.NOVUSS),
         "review": sum(c["outcome"] == "review" for c in summary.calls),
         "ms_per_frame": summary.ms_per_frame,
+        "ids": id_switches(gt, np.array([tr.frame for tr in run]), run, max_mm=max_mm),
     }
 
     written: list[dict] = []
@@ -192,11 +200,14 @@ def report(results: list[dict]) -> str:
              "events benchmark judges them (from the sidecar's frames before each event: an "
              "approach under 50 mm/s or a repeat within 0.1 s is a don't-care, a push "
              "between objects resting touching is counted apart); line crossings on the "
-             "Novuss clips only (the pool sidecars do not log head-string crossings).",
+             "Novuss clips only (the pool sidecars do not log head-string crossings). ID "
+             "switches: of the tracks from the pixels against the ground truth, as the "
+             "tracking benchmark counts them (CLEAR-MOT, within 30 mm pool, 20 mm Novuss).",
              "",
              "| clip | frames | calls right (pixels) | recall | precision | review | "
-             "calls right (dev mode) | recall | precision | ms per frame (pixels) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "calls right (dev mode) | recall | precision | ID switches (pixels) | "
+             "ms per frame (pixels) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     tot = {"p": [0, 0, 0], "d": [0, 0, 0]}
     for r in results:
         p, d = r["pixels"]["calls"], r["dev"]["calls"]
@@ -206,13 +217,15 @@ def report(results: list[dict]) -> str:
         lines.append(f"| {r['clip']} | {r['frames']} | {p[0]} of {p[2]} | {_ratio(p[0], p[2])} "
                      f"| {_ratio(p[0], p[1])} | {r['pixels']['review']} | {d[0]} of {d[2]} | "
                      f"{_ratio(d[0], d[2])} | {_ratio(d[0], d[1])} | "
-                     f"{r['pixels']['ms_per_frame']:.1f} |")
+                     f"{r['pixels']['ids']['switches']} | {r['pixels']['ms_per_frame']:.1f} |")
     p, d = tot["p"], tot["d"]
     ms = statistics.median(r["pixels"]["ms_per_frame"] for r in results)
     lines.append(f"| **all** | {sum(r['frames'] for r in results)} | {p[0]} of {p[2]} | "
                  f"{_ratio(p[0], p[2])} | {_ratio(p[0], p[1])} | "
                  f"{sum(r['pixels']['review'] for r in results)} | {d[0]} of {d[2]} | "
-                 f"{_ratio(d[0], d[2])} | {_ratio(d[0], d[1])} | {ms:.1f} (median) |")
+                 f"{_ratio(d[0], d[2])} | {_ratio(d[0], d[1])} | "
+                 f"{sum(r['pixels']['ids']['switches'] for r in results)} | "
+                 f"{ms:.1f} (median) |")
     lines += ["", "Events over all clips. Found / observable ground-truth events and recall; "
               "pushes (contacts between objects resting touching, cushions pressed by an "
               "object resting against them) found / all, apart; precision = 1 - ours "

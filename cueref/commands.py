@@ -16,9 +16,12 @@ from calibration.tables import NOVUSS_LABELS, POOL_LABELS
 from cueref.cli import UsageError, _game, _out_dir, _resolution, _table
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from calibration.model import Calibration
     from calibration.tables import TableSpec
     from cueref.sources import SourceFrame
+    from tracking.types import Tracks
     from vision.detector import Detections, Detector
 
 log = logging.getLogger("cueref")
@@ -514,9 +517,11 @@ def referee_video(source: str | Path, *, game: Any, spec: TableSpec, players: tu
                   detector: Detector, out: str | Path | None, overlay: str | Path | None = None,
                   fps: float = 30.0, corners: list[float] | None = None,
                   orientation: int | None = None,
-                  declarations: dict[int, Any] | None = None) -> Any:
+                  declarations: dict[int, Any] | None = None,
+                  on_tracks: Callable[[Tracks], None] | None = None) -> Any:
     """The pipeline over every frame of ``source``, the stream to ``out`` (stdout when None)
-    and, when asked, an overlay video; returns the run's summary."""
+    and, when asked, an overlay video; returns the run's summary. ``on_tracks`` receives
+    the tracks after each frame the tracker took (benchmarks score them)."""
     from calibration.keeper import CalibrationKeeper
     from calibration.manual import from_corners
     from calibration.model import CalibrationError
@@ -553,6 +558,9 @@ def referee_video(source: str | Path, *, game: Any, spec: TableSpec, players: tu
         try:
             for frame in itertools.chain([first], frames):
                 pipe.feed(frame)
+                if on_tracks is not None and pipe.last_tracks is not None and (
+                        pipe.last_tracks.frame == frame.index):
+                    on_tracks(pipe.last_tracks)
                 if ov is not None:
                     ov.draw(frame.bgr, pipe.calib, pipe.last_tracks, pipe.summary.calls)
                 if frame.index % 150 == 0:
