@@ -75,3 +75,35 @@ def test_break_cue_ball_flagged_bending_early_hits_the_apex_first(name, game, ou
     assert want <= ours
     # the only other call may be the first-contact rule's review (WPA 6.2), where allowed
     assert all(rule == "WPA 6.2" and outcome in outcomes for rule, outcome in ours - want)
+
+
+def test_pawns_half_under_the_cue_are_observed_as_less_sure():
+    """Sample clip novuss, frame 313: the cue lies over two black pawns (68 % and 85 %
+    visible), whose edge fits are spoilt and whose centres are 4-8 mm off. Their
+    observations say so (a larger sigma, from the fit's RMS: 3.4 mm for the one more
+    hidden); clear objects keep the refined centre's 1 mm (plus the calibration's)."""
+    import cv2
+    import numpy as np
+
+    from calibration.keeper import CalibrationKeeper
+    from cueref.pipeline import REFINED_SIGMA_MM, DetectorObserver
+    from cueref.sources import SourceFrame
+    from vision.detector import Detector
+
+    spec = get_table("novuss")
+    truth = load_sidecar("sample_videos/novuss.json")
+    cap = cv2.VideoCapture("sample_videos/novuss.mp4")
+    keeper, observer = CalibrationKeeper(spec), DetectorObserver(Detector(threads=2), spec)
+    for i in range(314):
+        ok, bgr = cap.read()
+        assert ok
+        calib = keeper.update(bgr, i).calib
+    obs = observer(SourceFrame(bgr, i, i / truth["fps"]), calib)
+    xy = np.asarray(truth["frames"][i]["xy_mm"])
+    visible = np.asarray(truth["frames"][i]["visible"])
+    nearest = np.linalg.norm(obs.xy_mm[:, None] - xy[None], axis=2).argmin(axis=1)
+    hidden = visible[nearest] < 0.9
+    clear_sigma = np.hypot(REFINED_SIGMA_MM, calib.rms_mm)
+    assert hidden.sum() == 2 and np.all(obs.sigma_mm[hidden] > 1.1 * clear_sigma)
+    assert obs.sigma_mm[hidden].max() > 3.0 * clear_sigma  # (the 68 % visible one)
+    assert np.median(obs.sigma_mm[~hidden]) == pytest.approx(clear_sigma)

@@ -49,7 +49,9 @@ class Detections:
 
     ``xy_px``/``radius_px`` are in the camera frame (refined where ``refined``),
     ``xy_canon_px`` the same centres in the canonical view, ``xy_mm`` on the table at each
-    object's own height.
+    object's own height. ``fit_rms_mm`` is how far the rim points the refinement kept lie
+    from the fitted outline, on the table (NaN where not refined): a rim spoilt by a hand,
+    a cue or a neighbour fits worse, and its centre is off by about as much.
     """
 
     xy_px: np.ndarray  # (N, 2)
@@ -60,6 +62,7 @@ class Detections:
     xyxy_canon_px: np.ndarray  # (N, 4) the model's boxes in the canonical view
     xy_mm: np.ndarray  # (N, 2)
     refined: np.ndarray  # (N,) bool
+    fit_rms_mm: np.ndarray  # (N,)
 
     def __len__(self) -> int:
         return len(self.score)
@@ -68,7 +71,7 @@ class Detections:
     def empty(cls) -> Detections:
         z2, z1 = np.zeros((0, 2)), np.zeros(0)
         return cls(z2, z1, np.zeros(0, dtype="<U10"), z1, z2.copy(), np.zeros((0, 4)),
-                   z2.copy(), np.zeros(0, bool))
+                   z2.copy(), np.zeros(0, bool), z1.copy())
 
     def to_json(self) -> list[dict[str, Any]]:
         """One dict per object, as ``cueref detect --json`` prints them."""
@@ -222,10 +225,16 @@ class Detector:
         xy_px = warp.canon_to_image(uv)
         radius_px = 0.5 * diameter * warp.image_px_per_canon_px(uv)
         refined = np.zeros(len(uv), bool)
+        rms_px = np.full(len(uv), np.nan)
         if self.refine:
             r = refine_centres(bgr, xy_px, radius_px)
             xy_px, radius_px, refined = r.xy_px, r.radius_px, r.ok
+            rms_px = np.where(refined, r.rms_px, np.nan)
         z = np.array([heights_mm.get(lb, 0.0) for lb in labels], float)
+        xy_mm = warp.mapping.to_table(xy_px, z)
+        # (a pixel's size on the table there: the mean of its two sides)
+        step = [warp.mapping.to_table(xy_px + d, z) - xy_mm for d in ([1.0, 0.0], [0.0, 1.0])]
+        mm_per_px = 0.5 * sum(np.linalg.norm(d, axis=1) for d in step)
         return Detections(
             xy_px=xy_px,
             radius_px=radius_px,
@@ -233,6 +242,7 @@ class Detector:
             score=best.astype(float),
             xy_canon_px=warp.image_to_canon(xy_px),
             xyxy_canon_px=np.column_stack([uv - boxes[:, 2:] / 2, uv + boxes[:, 2:] / 2]),
-            xy_mm=warp.mapping.to_table(xy_px, z),
+            xy_mm=xy_mm,
             refined=refined,
+            fit_rms_mm=rms_px * mm_per_px,
         )
