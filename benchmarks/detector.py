@@ -19,6 +19,7 @@ frame with the exact calibration: warp, model, suppression, sub-pixel refinement
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -37,6 +38,8 @@ from vision.classes import DETECTOR_CLASSES  # noqa: E402
 from vision.detector import DEFAULT_MODEL, Detector  # noqa: E402
 
 IOUS = np.linspace(0.5, 0.95, 10)
+#: Bins (mm) of a refined centre's edge-fit RMS on the table, for the error by fit.
+FIT_BINS_MM = ((0.0, 0.3), (0.3, 0.6), (0.6, 1.2), (1.2, 2.0), (2.0, math.inf))
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -97,6 +100,7 @@ class Tally:
         self.err_box: list[float] = []
         self.err_ref: list[float] = []
         self.err_mm: list[float] = []
+        self.fit_rms_mm: list[float] = []  # of each err_mm's edge fit (NaN: the box)
         self.refined: list[bool] = []
         self.hits = self.total = self.false_pos = 0
         self.named = self.found = 0  # objects found (any label), and with the right one
@@ -155,6 +159,21 @@ class Tally:
                 if f.layout.z_mm[mid, i] >= 0:
                     self.err_mm.append(float(np.linalg.norm(dets.xy_mm[k]
                                                             - f.layout.xy_mm[mid, i])))
+                    self.fit_rms_mm.append(float(dets.fit_rms_mm[k]))
+
+    def by_fit(self) -> list[tuple[str, int, float, float, float]]:
+        """(edge-fit RMS bin, objects, median and 95th percentile of the table error,
+        one-sigma error) of the refined
+        centres: what ``cueref.pipeline.FIT_SIGMA_PER_RMS`` is read from."""
+        err, rms = np.array(self.err_mm), np.array(self.fit_rms_mm)
+        out = []
+        for lo, hi in FIT_BINS_MM:
+            e = err[(rms >= lo) & (rms < hi)]
+            if len(e):
+                out.append((f"{lo:g}-{hi:g}" if math.isfinite(hi) else f">= {lo:g}", len(e),
+                            float(np.median(e)), float(np.percentile(e, 95)),
+                            float(np.sqrt(np.mean(e**2) / 2))))
+        return out
 
     def summary(self) -> dict:
         ap = {}
@@ -180,6 +199,7 @@ class Tally:
             "err_mm": pct(self.err_mm, 50),
             "err_mm_p95": pct(self.err_mm, 95),
             "refined": float(np.mean(self.refined)) if self.refined else float("nan"),
+            "by_fit": self.by_fit(),
             "ms_total": 1000 * statistics.median(self.t_total),
             "ms_model": 1000 * statistics.median(self.t_model),
         }
@@ -283,6 +303,13 @@ def main() -> None:
             f"{m.name} {results[0]['ms_total'] / r['ms_total']:.2f}x per frame,"
             f" {results[0]['ms_model'] / r['ms_model']:.2f}x model"
             for m, r in zip(args.models[1:], results[1:], strict=True)) + "."]
+    lines += ["", "Table error of refined centres by their edge fit's RMS on the table "
+              f"({args.models[0].name}; one-sigma = RMS error / sqrt 2; the pipeline's "
+              "observations take max(1 mm, 1.2 x fit RMS)):", "",
+              "| fit RMS mm | objects | error median mm | 95th mm | one-sigma mm |",
+              "|---|---|---|---|---|"]
+    lines += [f"| {b} | {n} | {med:.2f} | {p95:.2f} | {sig:.2f} |"
+              for b, n, med, p95, sig in results[0]["by_fit"]]
     for m, r in zip(args.models, results, strict=True):
         per_class = " · ".join(
             f"{name} {v[0]:.3f}/{v[1]:.3f} ({v[2]})"
