@@ -56,8 +56,9 @@ log = logging.getLogger(__name__)
 #: a refined centre (edge fit) and a box centre (benchmarks/detector: 0.47 mm median,
 #: 3.3 mm at the 95th percentile for refined centres). A refined centre whose rim fitted
 #: worse is off by about as much: at least ``FIT_SIGMA_PER_RMS`` times its fit's RMS (on
-#: held-out renders, centres whose fit RMS is 0.6-1.2 mm are off by 1.2 mm one-sigma,
-#: 1.2-2 mm by 1.8 mm, more by 2.4 mm; below 0.6 mm, by 0.7 mm or less).
+#: held-out renders, centres whose fit RMS is 0.6-1.2 mm are off by 1.1 mm one-sigma,
+#: 1.2-2 mm by 1.8 mm, more by 2.2 mm; below 0.6 mm, by 0.6 mm or less: the detector
+#: benchmark's table of error by fit).
 REFINED_SIGMA_MM = 1.0
 FIT_SIGMA_PER_RMS = 1.2
 BOX_SIGMA_MM = 2.5
