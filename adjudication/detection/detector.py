@@ -667,6 +667,7 @@ class MotionEventDetector:
             # seen away from its rest only once or twice; one carried over a cushion is
             # still in the hand)
             back = ~self._seen[rest, (a - 1) % h] & (not self._shot_on)
+            back &= exceed[:, 0]  # (it only matters for those seen away from their rest)
             if back.any():
                 back[back] = self._on_surface(rest[back], np.nan_to_num(obs[back, 0]), sig[back])
             seen_ahead = self._seen[rest][:, ahead[1:]].sum(axis=1)
