@@ -32,19 +32,32 @@ FPS = 30.0
 CLEAN = TrackNoise()
 
 
-def run(spec, labels, xy, strike, *, seed=0, noise=CLEAN, t0=0.5, tail_s=1.2):
-    """Simulate one shot, sample it into Tracks, detect; (events, result)."""
+def simulate(spec, labels, xy, strike, *, seed=0, noise=CLEAN, t0=0.5, tail_s=1.2,
+             drift=None):
+    """Simulate one shot and sample it into Tracks; ``drift(t, pos)`` may move the
+    sampled positions first (a track wandering off its object). (result, times, tracks)."""
     res = physics.simulate_shot(spec, physics.physics_for(spec), physics.Bodies.make(
         labels, xy, ids=np.arange(1, len(labels) + 1)), strike, t0_s=t0)
     t = np.arange(0.0, res.t_end_s + tail_s, 1 / FPS) + 0.0123
-    tracks = sample_tracks(t, res.xy_at(t), res.status_at(t).astype(int), res.start.ids,
+    pos = res.xy_at(t).copy()
+    if drift is not None:
+        drift(t, pos)
+    tracks = sample_tracks(t, pos, res.status_at(t).astype(int), res.start.ids,
                            res.start.labels, noise, np.random.default_rng(seed), res.v_at(t))
+    return res, t, tracks
+
+
+def detect(spec, tracks):
+    """Every event of a fresh detector over ``tracks``."""
     det = MotionEventDetector(spec)
-    events = []
-    for tr in tracks:
-        events += det.update(tr)
-    events += det.flush()
-    return events, res, tracks
+    return [e for tr in tracks for e in det.update(tr)] + det.flush()
+
+
+def run(spec, labels, xy, strike, *, seed=0, noise=CLEAN, t0=0.5, tail_s=1.2):
+    """Simulate one shot, sample it into Tracks, detect; (events, result, tracks)."""
+    res, _, tracks = simulate(spec, labels, xy, strike, seed=seed, noise=noise, t0=t0,
+                              tail_s=tail_s)
+    return detect(spec, tracks), res, tracks
 
 
 def rack_break(game, rack_seed, speed_mm_s, *, seed, follow=0.0):
@@ -511,21 +524,24 @@ def test_segmenter_leaves_out_between_shot_touches_that_moved_nothing(
     assert len(between) == (1 if kept else 0)
 
 
+def _puck_struck_with_a_drifter(labels, xy, drifter, seed):
+    """The events of the puck, at (0, -380) with ``labels[1:]`` at ``xy``, struck up the
+    board at 1.8 m/s at 0.5 s, while the track of object ``drifter`` (its index) drifts
+    12 mm along x over the six frames from the stroke (a duplicate track, a misread)."""
+    def drift(t, pos):
+        k = int(np.searchsorted(t, 0.5))
+        pos[k:, drifter, 0] += 12.0 * np.minimum(np.arange(len(t) - k) + 1, 6) / 6
+
+    _, _, tracks = simulate(NOVUSS, labels, [[0.0, -380.0], *xy],
+                            physics.Strike(1, math.pi / 2, 1800.0), seed=seed, drift=drift)
+    return detect(NOVUSS, tracks)
+
+
 def test_pawn_jittering_behind_a_struck_puck_is_not_struck_by_it():
     """A pawn track that drifts off as the puck is struck (a duplicate track, a misread),
     100 mm behind the puck: the puck was at rest until it started, so its path does not
     run back to the pawn."""
-    labels, xy = ["puck", "red_pawn"], [[0.0, -380.0], [0.0, -484.0]]
-    res = physics.simulate_shot(NOVUSS, physics.physics_for(NOVUSS), physics.Bodies.make(
-        labels, xy, ids=np.arange(1, 3)), physics.Strike(1, math.pi / 2, 1800.0), t0_s=0.5)
-    t = np.arange(0.0, res.t_end_s + 1.2, 1 / FPS) + 0.0123
-    pos = res.xy_at(t).copy()
-    k = int(np.searchsorted(t, 0.5))
-    pos[k:, 1, 0] += 12.0 * np.minimum(np.arange(len(t) - k) + 1, 6) / 6  # drifts 12 mm
-    tracks = sample_tracks(t, pos, res.status_at(t).astype(int), res.start.ids,
-                           res.start.labels, CLEAN, np.random.default_rng(0), res.v_at(t))
-    det = MotionEventDetector(NOVUSS)
-    events = [e for tr in tracks for e in det.update(tr)] + det.flush()
+    events = _puck_struck_with_a_drifter(["puck", "red_pawn"], [[0.0, -484.0]], 1, 0)
     assert of(events, EventKind.SHOT_START)
     assert not [c for c in of(events, EventKind.CONTACT) if "red_pawn" in c.labels]
 
@@ -1241,12 +1257,8 @@ def test_cue_ball_struck_while_hidden_for_half_a_second_is_timed_by_its_way_back
     # the cue ball is hidden (cue, arm, a camera glitch) from 0.2 s before its stroke to
     # 0.45 s after: first seen 600 mm on, its straight way run back to its rest times the
     # stroke (a little early: it slowed since), not the frame before it was seen again
-    res = physics.simulate_shot(POOL, physics.physics_for(POOL), physics.Bodies.make(
-        ["cue_ball", "ball_1"], [[-600.0, 0.0], [600.0, 200.0]], ids=np.arange(1, 3)),
-        physics.Strike(1, 0.3, 1500.0), t0_s=0.5)
-    t = np.arange(0.0, res.t_end_s + 1.2, 1 / FPS) + 0.0123
-    tracks = sample_tracks(t, res.xy_at(t), res.status_at(t).astype(int), res.start.ids,
-                           res.start.labels, CLEAN, np.random.default_rng(seed), res.v_at(t))
+    _, _, tracks = simulate(POOL, ["cue_ball", "ball_1"], [[-600.0, 0.0], [600.0, 200.0]],
+                            physics.Strike(1, 0.3, 1500.0), seed=seed)
     events = detect_hiding(POOL, tracks, 1, 0.3, 0.95)
     starts = of(events, EventKind.SHOT_START)
     assert len(starts) == 1 and abs(starts[0].t_s - 0.5) < 0.08
@@ -1753,18 +1765,8 @@ def test_puck_struck_away_from_a_row_behind_it_never_pushed_that_row(seed):
     struck away from them (sample clip novuss, a pawn under the cue): the puck was at rest
     until its stroke, so its path run back does not push the row from its near end."""
     y_row = -380.0 - (22.5 + 15.0 + 40.0)
-    labels = ["puck", "black_pawn", "black_pawn"]
-    xy = [[0.0, -380.0], [0.0, y_row], [30.1, y_row]]
-    res = physics.simulate_shot(NOVUSS, physics.physics_for(NOVUSS), physics.Bodies.make(
-        labels, xy, ids=np.arange(1, 4)), physics.Strike(1, math.pi / 2, 1800.0), t0_s=0.5)
-    t = np.arange(0.0, res.t_end_s + 1.2, 1 / FPS) + 0.0123
-    pos = res.xy_at(t).copy()
-    k = int(np.searchsorted(t, 0.5))
-    pos[k:, 2, 0] += 12.0 * np.minimum(np.arange(len(t) - k) + 1, 6) / 6  # drifts 12 mm
-    tracks = sample_tracks(t, pos, res.status_at(t).astype(int), res.start.ids,
-                           res.start.labels, CLEAN, np.random.default_rng(seed), res.v_at(t))
-    det = MotionEventDetector(NOVUSS)
-    events = [e for tr in tracks for e in det.update(tr)] + det.flush()
+    events = _puck_struck_with_a_drifter(["puck", "black_pawn", "black_pawn"],
+                                         [[0.0, y_row], [30.1, y_row]], 2, seed)
     assert of(events, EventKind.SHOT_START)
     assert not [c for c in of(events, EventKind.CONTACT) if "puck" in c.labels]
 
@@ -1776,24 +1778,19 @@ def test_resting_ball_read_from_its_box_mm_off_does_not_hold_the_shot_open():
     it averaged, but each sighting is tested as noisy as the detector said it was
     (2.5 mm): the ball never moved and the shot ends when the cue ball stopped. Said to
     be 1 mm, the same sightings move it and hold the shot open."""
-    labels, xy = ["cue_ball", "ball_1"], np.array([[-600.0, 0.0], [600.0, 300.0]])
-    res = physics.simulate_shot(POOL, physics.physics_for(POOL), physics.Bodies.make(
-        labels, xy, ids=np.arange(1, 3)), physics.Strike(1, 0.0, 600.0), t0_s=0.5)
-    t = np.arange(0.0, res.t_end_s + 2.0, 1 / FPS) + 0.0123
-    tracks = sample_tracks(t, res.xy_at(t), res.status_at(t).astype(int), res.start.ids,
-                           res.start.labels, CLEAN, np.random.default_rng(0), res.v_at(t))
+    res, t, tracks = simulate(POOL, ["cue_ball", "ball_1"], [[-600.0, 0.0], [600.0, 300.0]],
+                              physics.Strike(1, 0.0, 600.0), tail_s=2.0)
     box = (t > res.t_end_s + 0.05) & (t < res.t_end_s + 0.3)
 
+    def boxed(tr: Tracks, sighting_sigma_mm: float) -> Tracks:
+        moved = tr.xy_mm + [[0.0, 0.0], [0.0, 5.0]]
+        return dataclasses.replace(tr, xy_mm=moved, obs_xy_mm=moved, sigma_mm=np.full(2, 0.5),
+                                   obs_sigma_mm=np.array([1.0, sighting_sigma_mm]))
+
     def shot_end_s(sighting_sigma_mm: float) -> float:
-        det = MotionEventDetector(POOL)
-        events = []
-        for tr, off in zip(tracks, box, strict=True):
-            if off:
-                moved = tr.xy_mm + [[0.0, 0.0], [0.0, 5.0]]
-                tr = dataclasses.replace(tr, xy_mm=moved, obs_xy_mm=moved, sigma_mm=np.full(
-                    2, 0.5), obs_sigma_mm=np.array([1.0, sighting_sigma_mm]))
-            events += det.update(tr)
-        return of(events + det.flush(), EventKind.SHOT_END)[0].t_s
+        events = detect(POOL, [boxed(tr, sighting_sigma_mm) if off else tr
+                               for tr, off in zip(tracks, box, strict=True)])
+        return of(events, EventKind.SHOT_END)[0].t_s
 
     assert abs(shot_end_s(2.5) - res.t_end_s) < 0.1
     assert shot_end_s(1.0) > res.t_end_s + 0.3
@@ -1803,18 +1800,8 @@ def test_ball_first_misread_then_read_right_by_the_tracker_is_named_right():
     """The tracker named a ball by a misread number at first and by its own once its
     votes overruled it (sample clip 8ball, 13 read as 11): the events after name it as
     the tracker does now, not as it first did."""
-    labels = ["cue_ball", "ball_1"]
-    res = physics.simulate_shot(POOL, physics.physics_for(POOL), physics.Bodies.make(
-        labels, np.array([[-600.0, 0.0], [0.0, 0.0]]), ids=np.arange(1, 3)),
-        physics.Strike(1, 0.0, 1500.0), t0_s=0.5)
-    t = np.arange(0.0, res.t_end_s + 1.2, 1 / FPS) + 0.0123
-    tracks = sample_tracks(t, res.xy_at(t), res.status_at(t).astype(int), res.start.ids,
-                           res.start.labels, CLEAN, np.random.default_rng(0), res.v_at(t))
-    det = MotionEventDetector(POOL)
-    events = []
-    for k, tr in enumerate(tracks):
-        if k < 10:
-            tr = dataclasses.replace(tr, label=("cue_ball", "ball_11"))
-        events += det.update(tr)
-    contacts = of(events + det.flush(), EventKind.CONTACT)
+    _, _, tracks = simulate(POOL, ["cue_ball", "ball_1"], [[-600.0, 0.0], [0.0, 0.0]],
+                            physics.Strike(1, 0.0, 1500.0))
+    misread = [dataclasses.replace(tr, label=("cue_ball", "ball_11")) for tr in tracks[:10]]
+    contacts = of(detect(POOL, misread + tracks[10:]), EventKind.CONTACT)
     assert [c.labels for c in contacts] == [("cue_ball", "ball_1")]
