@@ -57,6 +57,7 @@ TOL_S = {"contact": 0.05, "cushion": 0.05, "pocket": 0.1, "off_table": 0.1,
          "line_cross": 0.05, "shot_start": 0.05, "shot_end": 0.5, "moved": 0.5,
          "placed": 0.5}
 MIN_SPEED_MM_S = 50.0
+REPEAT_S = 0.1  # a contact or cushion of the same objects again within this: don't care
 
 
 _SPLIT = ("contact", "cushion")  # kinds reported also by whether the objects rested touching
@@ -227,7 +228,7 @@ def truth(spec: TableSpec, res: physics.ShotResult, lines) -> list[dict]:
             out.append(unseen)
             continue
         key = (e.kind, frozenset(e.ids), e.cushion)
-        if e.kind in ("contact", "cushion") and e.t_s - last.get(key, -9) < 0.1:
+        if e.kind in ("contact", "cushion") and e.t_s - last.get(key, -9) < REPEAT_S:
             last[key] = e.t_s
             out.append(unseen)
             continue

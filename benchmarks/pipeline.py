@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from adjudication.games import parse_game  # noqa: E402
-from benchmarks.events import MIN_SPEED_MM_S  # noqa: E402
+from benchmarks.events import MIN_SPEED_MM_S, REPEAT_S  # noqa: E402
 from benchmarks.report import replace_section  # noqa: E402
 from calibration.tables import Family, TableSpec, get_table  # noqa: E402
 from cueref.commands import referee_video  # noqa: E402
@@ -45,7 +45,6 @@ from tracking.types import Tracks  # noqa: E402
 from vision.detector import Detector  # noqa: E402
 
 SAMPLES = ROOT / "sample_videos"
-REPEAT_S = 0.1  # a contact or cushion of the same objects again within this: don't care
 _STILL_MM = 1.0  # at rest: moved less than this in the frame before; touching: gap below it
 KINDS = ("shot_start", "contact", "cushion", "pocket", "off_table", "line_cross", "shot_end")
 
