@@ -225,16 +225,17 @@ class Detector:
         xy_px = warp.canon_to_image(uv)
         radius_px = 0.5 * diameter * warp.image_px_per_canon_px(uv)
         refined = np.zeros(len(uv), bool)
-        rms_px = np.full(len(uv), np.nan)
+        fit_rms_mm = rms_px = np.full(len(uv), np.nan)
         if self.refine:
             r = refine_centres(bgr, xy_px, radius_px)
             xy_px, radius_px, refined = r.xy_px, r.radius_px, r.ok
             rms_px = np.where(refined, r.rms_px, np.nan)
         z = np.array([heights_mm.get(lb, 0.0) for lb in labels], float)
         xy_mm = warp.mapping.to_table(xy_px, z)
-        # (a pixel's size on the table there: the mean of its two sides)
-        step = [warp.mapping.to_table(xy_px + d, z) - xy_mm for d in ([1.0, 0.0], [0.0, 1.0])]
-        mm_per_px = 0.5 * sum(np.linalg.norm(d, axis=1) for d in step)
+        if refined.any():  # (a pixel's size on the table there: the mean of its two sides)
+            step = [warp.mapping.to_table(xy_px + d, z) - xy_mm
+                    for d in ([1.0, 0.0], [0.0, 1.0])]
+            fit_rms_mm = rms_px * 0.5 * sum(np.linalg.norm(d, axis=1) for d in step)
         return Detections(
             xy_px=xy_px,
             radius_px=radius_px,
@@ -244,5 +245,5 @@ class Detector:
             xyxy_canon_px=np.column_stack([uv - boxes[:, 2:] / 2, uv + boxes[:, 2:] / 2]),
             xy_mm=xy_mm,
             refined=refined,
-            fit_rms_mm=rms_px * mm_per_px,
+            fit_rms_mm=fit_rms_mm,
         )
