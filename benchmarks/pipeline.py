@@ -40,7 +40,7 @@ from cueref.commands import referee_video  # noqa: E402
 from cueref.pipeline import Pipeline, sidecar_observations  # noqa: E402
 from simulation.groundtruth import load_sidecar, sidecar_declarations  # noqa: E402
 from simulation.observe import ground_truth_from_sidecar  # noqa: E402
-from simulation.trackeval import id_switches  # noqa: E402
+from simulation.trackeval import id_switches, match_mm  # noqa: E402
 from tracking.types import Tracks  # noqa: E402
 from vision.detector import Detector  # noqa: E402
 
@@ -150,7 +150,6 @@ def run_clip(name: str, detector: Detector, out_dir: Path) -> dict:
 
     out = out_dir / f"{name}.calls.jsonl"
     gt = ground_truth_from_sidecar(truth)
-    max_mm = 30.0 if spec.family is Family.POOL else 20.0
     run: list[Tracks] = []
     t0 = time.perf_counter()
     summary = referee_video(SAMPLES / f"{name}.mp4", game=game, spec=spec, players=players,
@@ -164,7 +163,8 @@ def run_clip(name: str, detector: Detector, out_dir: Path) -> dict:
                                  lines_logged=spec.family is Family.NOVUSS),
         "review": sum(c["outcome"] == "review" for c in summary.calls),
         "ms_per_frame": summary.ms_per_frame,
-        "ids": id_switches(gt, np.array([tr.frame for tr in run]), run, max_mm=max_mm),
+        "ids": id_switches(gt, np.array([tr.frame for tr in run]), run,
+                           max_mm=match_mm(spec.name)),
     }
 
     written: list[dict] = []

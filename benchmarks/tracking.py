@@ -55,7 +55,7 @@ from simulation.observe import (  # noqa: E402
     ground_truth_from_sidecar,
     observe,
 )
-from simulation.trackeval import FramePairs, frame_pairs, id_switches  # noqa: E402
+from simulation.trackeval import FramePairs, frame_pairs, id_switches, match_mm  # noqa: E402
 from tracking.tracker import Tracker  # noqa: E402
 from tracking.types import Tracks, TrackState  # noqa: E402
 
@@ -195,7 +195,7 @@ def samples(seeds: range) -> list[str]:
         if path.name == "manifest.json":
             continue
         gt = ground_truth_from_sidecar(load_sidecar(path))
-        max_mm = 30.0 if gt.table.startswith("pool") else 20.0
+        max_mm = match_mm(gt.table)
         switches, misses, false_pos, frames = [], 0, 0, 0
         for seed in seeds:
             observed = observe(gt, ObserveSettings(), seed=seed)
@@ -255,10 +255,11 @@ def main() -> None:
         " ms, >= 30 tracks | ms with events, >= 30 tracks |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for table, plan, max_mm in (("pool-9ft", POOL_PLAN, 30.0), ("novuss", NOVUSS_PLAN, 20.0)):
+    for table, plan in (("pool-9ft", POOL_PLAN), ("novuss", NOVUSS_PLAN)):
         if table not in args.tables.split(","):
             continue
-        r = survey(plan, args.shots, args.seed, max_mm, args.shots_per_clip, args.show)
+        r = survey(plan, args.shots, args.seed, match_mm(table), args.shots_per_clip,
+                   args.show)
         lines.append(
             f"| {table} | {r['clips']} | {r['shots']} | {r['frames']} | {r['switches']} |"
             f" {r['idf1']:.4f} | {r['hota']:.4f} | {r['deta']:.4f} | {r['assa']:.4f} |"

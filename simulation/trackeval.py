@@ -21,6 +21,12 @@ from simulation.observe import ON_TABLE, GroundTruth
 from tracking.types import Tracks
 
 
+def match_mm(table: str) -> float:
+    """How far (mm) a track may lie from an object and still be its match, in the tracking
+    benchmarks: 30 on a pool table, 20 on a Novuss board (its pawns are smaller)."""
+    return 30.0 if table.startswith("pool") else 20.0
+
+
 @dataclass(frozen=True, slots=True)
 class FramePairs:
     """One frame: truth ids and hypothesis ids present, and the matched pairs."""
