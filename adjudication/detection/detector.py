@@ -2145,6 +2145,12 @@ class MotionEventDetector:
         return bool(np.all((off <= tol) & (along >= timed / 1.5 - tol)
                            & (along <= 1.5 * timed + tol)))
 
+    def _since_start(self, j: int, lo: float, t_a: float) -> float:
+        """``lo`` (relative to ``t_a``), or when slot ``j`` left rest if later: it was at
+        rest until then, and its path fitted after does not run on backwards."""
+        t0 = float(self._t_start[j])
+        return max(lo, t0 - t_a) if math.isfinite(t0) else lo
+
     def _struck_through_row(self, waiting: list[int], a: int, t_a: float,
                             paths: dict[int, np.ndarray]) -> bool:
         """An object starting with no mover near it, at the end of a row of touching
@@ -2172,9 +2178,7 @@ class MotionEventDetector:
                 k = int(rest[m])
                 still = np.array([self._rest_xy[k], [0.0, 0.0], [0.0, 0.0]])
                 for j in movers:
-                    # (at rest until it started: its path does not run on backwards)
-                    t0_j = float(self._t_start[j]) - t_a
-                    lo_j = max(lo, t0_j) if math.isfinite(t0_j) else lo
+                    lo_j = self._since_start(j, lo, t_a)
                     if lo_j >= 0.0:
                         continue
                     r = float(self._radius[j] + self._radius[k])
@@ -2240,10 +2244,8 @@ class MotionEventDetector:
                 cj = paths[j]
             else:
                 continue
-            # it was at rest until it started: its path fitted after the start does not run
-            # on backwards (a struck puck would seem to reach the row behind it)
-            t0_j = float(self._t_start[j])
-            lo_j = max(lo, t0_j - t_a) if math.isfinite(t0_j) else lo
+            # (a struck puck would seem to reach the row behind it)
+            lo_j = self._since_start(j, lo, t_a)
             gap, tc, score = fit(j, cj, lo_j, max(hi, lo_j))
             if gap <= 40.0:
                 cands.append((score, tc, j, cj, None))
@@ -2275,8 +2277,7 @@ class MotionEventDetector:
         # a slow start is seen late, and its onset run back is late too: where the
         # mover's path reaches touching it, in the frames before, times the hit
         t0_j = float(self._t_start[j])
-        lo_touch = t_on - t_a - _SLOW_ONSET_LAG * self._dt
-        lo_touch = max(lo_touch, t0_j - t_a) if math.isfinite(t0_j) else lo_touch
+        lo_touch = self._since_start(j, t_on - t_a - _SLOW_ONSET_LAG * self._dt, t_a)
         r_sum = float(self._radius[s] + self._radius[j])
         if into_bend is not None:  # (it met it where its path into the bend reaches it)
             lo_touch, hi_touch = into_bend
