@@ -1805,3 +1805,26 @@ def test_ball_first_misread_then_read_right_by_the_tracker_is_named_right():
     misread = [dataclasses.replace(tr, label=("cue_ball", "ball_11")) for tr in tracks[:10]]
     contacts = of(detect(POOL, misread + tracks[10:]), EventKind.CONTACT)
     assert [c.labels for c in contacts] == [("cue_ball", "ball_1")]
+
+
+def test_cue_ball_turned_by_one_ball_and_drifting_into_another_is_timed_when_it_gets_there():
+    # a half-ball hit on ball 1 turns the cue ball and slows it to ~250 mm/s; 48 ms later
+    # it drifts into ball 2, 7 mm from ball 1. In the frame of the first hit its path in
+    # passes near both, but ball 2 leaves rest frames later: the second contact is timed
+    # where the turned cue ball reaches it, not at the first hit
+    r = POOL.object_for("ball_1").radius_mm
+    cue, ball_1, v = [-300.0, -r], [0.0, 0.0], 500.0
+    res, _, _ = simulate(POOL, ["cue_ball", "ball_1"], [cue, ball_1], physics.Strike(1, 0.0, v))
+    t1 = next(e.t_s for e in res.events if e.kind == "contact")
+    p = res.xy_at(np.array([t1 + 0.043, t1 + 0.045]))[:, 0]
+    ball_2 = p[1] + (2 * r + 0.5) * (p[1] - p[0]) / np.linalg.norm(p[1] - p[0])
+    timed = 0
+    for seed in range(6):
+        events, res, _ = run(POOL, ["cue_ball", "ball_1", "ball_2"], [cue, ball_1, ball_2],
+                             physics.Strike(1, 0.0, v), seed=seed)
+        truth = [e for e in res.events if e.kind == "contact"]
+        assert [set(e.ids) for e in truth] == [{1, 2}, {1, 3}]
+        assert 0.04 < truth[1].t_s - truth[0].t_s < 0.06
+        got = [e for e in of(events, EventKind.CONTACT) if set(e.ids) == {1, 3}]
+        timed += bool(got) and abs(got[0].t_s - truth[1].t_s) < 0.017
+    assert timed >= 5

@@ -321,6 +321,7 @@ class MotionEventDetector:
         self._came_dir = np.zeros((0, 2))  # unit direction it came to rest along (0: none)
         self._rest_shot = np.zeros(0, dtype=int)  # the shot it came to rest in (0: none)
         self._start_xy = np.zeros((0, 2))
+        self._first_off = np.zeros(0, dtype=int)
         # (S, C): lay against that cushion when it left rest and has not left it since
         self._hug = np.zeros((0, len(self._cush_a)), dtype=bool)
         # (S, L): the side of each line it was last placed on (0: unknown, just left rest),
@@ -651,6 +652,8 @@ class MotionEventDetector:
         rest = (self._mode == _REST).nonzero()[0]
         onset = np.zeros(n_slots, dtype=bool)
         soon = np.zeros(n_slots, dtype=bool)  # leaves rest within the look-ahead
+        # (the frame ahead, 0 .. look, a resting one is first seen off its rest in)
+        self._first_off = np.full(n_slots, look + 1)
         if len(rest):
             obs = self._xy[rest][:, ahead]
             off = obs - self._rest_xy[rest, None]
@@ -675,6 +678,7 @@ class MotionEventDetector:
                 back, np.minimum(seen_ahead, need), np.minimum(np.maximum(seen_ahead, 1), need))
             onset[rest] = exceed[:, 0] & (later | (look == 0))
             soon[rest] = exceed.sum(axis=1) >= max(need, 1)
+            self._first_off[rest] = np.where(exceed.any(axis=1), exceed.argmax(axis=1), look + 1)
             keep = rest[~onset[rest] & self._seen[rest, col]]
             if len(keep):
                 w = 1.0 / np.minimum(self._rest_n[keep] + 1, 30)
@@ -1234,6 +1238,10 @@ class MotionEventDetector:
         touched = [c for c in cands if c.conf == 1.0 and not c.cradle]
         cands = [c for c in cands if not (c.cradle and c.conf < 1.0 and any(
             t.i == c.i and t.j != c.j and abs(t.tc - c.tc) < self._dt for t in touched))]
+        # (nor is a near miss of a resting object where the mover's path meets, at the same
+        # time, another that leaves rest frames sooner: the mover, turned by that one, may
+        # drift on into it, and its start, judged when it comes, times that contact)
+        cands = [c for c in cands if not self._drifted_into(c, cands, moving_before)]
         deflected: dict[int, tuple[float, np.ndarray | None]] = {}
         # striker, and object hit -> their hit: a cushion either met before its next
         # sightings shows in its velocity after (``_rail_after_hit``)
@@ -1464,6 +1472,29 @@ class MotionEventDetector:
             if dmin - c.rsum_mm > _REACH_GAP_MM:
                 return False
         return True
+
+    def _drifted_into(self, c: _Candidate, cands: list[_Candidate], moving_before: set[int]
+                      ) -> bool:
+        """Whether near miss ``c`` of a resting object by a mover is rather the mover going
+        on, turned, into it later: the same mover's path meets another resting object as
+        near or nearer at the same time (within a frame), and that one leaves rest in an
+        earlier frame of the look-ahead (one that leaves in the same frame, a row's
+        junction, keeps both), and the two do not touch (a row's push may start it later)."""
+        if c.conf >= 1.0 or c.cradle or c.bounce_only:
+            return False
+        m, o = (c.i, c.j) if c.i in moving_before else (c.j, c.i)
+        if m not in moving_before or o in moving_before:
+            return False
+        for t in cands:
+            if t is c or t.cradle or t.bounce_only or m not in (t.i, t.j):
+                continue
+            k = t.j if t.i == m else t.i
+            if (k != o and k not in moving_before and t.conf >= c.conf
+                    and abs(t.tc - c.tc) < self._dt and self._first_off[k] < self._first_off[o]
+                    and float(np.linalg.norm(self._rest_xy[k] - self._rest_xy[o]))
+                    - self._radius[k] - self._radius[o] > _TOUCH_GAP_MM):
+                return True
+        return False
 
     def _passes_on(self, j: int, starting: np.ndarray, from_xy: np.ndarray | None) -> bool:
         """Whether resting slot ``j`` touches a resting object that starts now: hit, it may
