@@ -465,12 +465,14 @@ class MotionEventDetector:
         k = frames[int(np.argmin(np.abs(times - t_s)))]
         return int(self._frame[k % self._hist])
 
-    def _quality(self, slots: list[int], a: int, *, gone_after: bool = False) -> float:
+    def _quality(self, slots: list[int], a: int, *, gone_after: bool = False,
+                 from_a: bool = False) -> float:
         """Confidence factor for frames missing or bad around frame ``a`` (up to ``a`` alone
         when the object is ``gone_after`` it: one gone into a pocket or off the table is
-        unseen after it left, which says nothing about how well it was seen going)."""
+        unseen after it left, which says nothing about how well it was seen going; from
+        ``a`` on alone for an event read ``from_a`` its path after it)."""
         end = min(self._n, a + 1 if gone_after else a + 3)
-        ks = [k % self._hist for k in range(max(0, a - 3), end)]
+        ks = [k % self._hist for k in range(a if from_a else max(0, a - 3), end)]
         missing = int(self._bad[ks].sum())
         for s in slots:
             missing += int((~self._seen[s, ks]).sum())
@@ -2619,8 +2621,13 @@ class MotionEventDetector:
                 self._last_pair_t[(min(s, j), max(s, j))] = t_a
                 self._struck_t[j] = t_a + tc
                 self._note_hit(j, t_a + tc, touch)
+                # (read from its path after, run back: when it flew unseen for frames on
+                # its way in, a break's blur, those frames say nothing of it; those of its
+                # path after do. Hit as it left, the frames round the stroke tell.)
+                flew = t_a + tc - rested_t > 2.0 * self._dt
                 self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(s), self._ref(j)),
-                            touch, conf * self._quality([s, j], a), 0.01)
+                            touch, conf * self._quality([j], a)
+                            * self._quality([s], a, from_a=flew), 0.01)
                 self._pressed_cushion(j, self._rest_xy[j] - touch, t_a + tc, a)
             return True
         if not self._shot_on:
