@@ -459,6 +459,9 @@ class Tracker:
         # a hidden striker's first sighting far from its rest, waiting for a second one
         # (see _struck_while_hidden_jumps): row -> (time, where, sigma)
         self._pending_jumps: dict[int, tuple[float, np.ndarray, float]] = {}
+        # a striker that left rest as a blur read as a number no object ever had: row ->
+        # that label, which it may take on while it moves (see stage 2)
+        self._read_as: dict[int, int] = {}
         # (see _unconfirmed_shift): row -> (time, the detection beside its place)
         self._shift_seen: dict[int, tuple[float, np.ndarray]] = {}
         self._frame_knocks: _Knocks | None = None  # this frame's, once asked for
@@ -590,6 +593,7 @@ class Tracker:
         # first sighting waits one frame, no longer)
         self._pending_jumps = {row: p for row, p in self._pending_jumps.items()
                                if p[0] >= t - self._frame_dt_s - 1e-6}
+        self._read_as = {r: k for r, k in self._read_as.items() if self._moving[r]}
         live = live_mask.nonzero()[0]
         # objects unseen longer than the window come back through confirmed candidates,
         # unless knocked within it (a row pushed along under a hand) or strikers at rest
@@ -626,6 +630,19 @@ class Tracker:
                 p_xy = self._pending_jumps[int(left_tr[k])][1]
                 cost[k] = np.minimum(cost[k], np.linalg.norm(z[left_ob] - p_xy, axis=1))
             same = self._label[left_tr][:, None] == lab[left_ob][None]
+            # a striker at rest, seen there last frame and gone this one, is struck: its
+            # blur may read as a number no object ever tracked had (the cue ball as a
+            # stripe; not a pocketed ball seen in its cup), and it may go on reading so
+            # while it moves (only so: a false detection of any number may lie near a
+            # rolling ball)
+            gone = self._struck[lab_tr] & ~self._moving[left_tr] & (self._misses[left_tr] == 0)
+            if gone.any():
+                held = np.zeros(len(self.labels), dtype=bool)
+                held[self._label] = True
+                same[gone] |= ~held[lab[left_ob]][None, :]
+            for q, row in enumerate(left_tr.tolist()):
+                if row in self._read_as:
+                    same[q] |= lab[left_ob] == self._read_as[row]
             ok = (d_last <= reach[:, None]) & same
             if moving.any():
                 ok[moving] &= ~self._turned_back(left_tr[moving], z[left_ob], sigma[left_ob],
@@ -660,6 +677,9 @@ class Tracker:
                 rows, cols = rows[~misread], cols[~misread]
             if len(rows):
                 tr, ob = left_tr[rows], left_ob[cols]
+                for row, o in zip(tr.tolist(), ob.tolist(), strict=True):
+                    if lab[o] != self._label[row]:
+                        self._read_as[row] = int(lab[o])
                 wait, went = self._struck_while_hidden_jumps(tr, z[ob], sigma[ob], t)
                 obs_track[ob[~wait]] = tr[~wait]
                 rest = ~wait & ~went
