@@ -121,7 +121,9 @@ class TrackerSettings:
       reaches less: at most twice the speed of itself or of a mover near it, plus 1 m/s
       (see ``_moving_reach``), unless its motion began in the last 0.1 s.
       Stage 2 pairs only the same labels: a misread and a sudden change of motion in the
-      same frame are left to the next frame.
+      same frame are left to the next frame. One exception: a striker seen at rest last
+      frame and gone this one may take a detection of a label no object ever tracked had
+      (its stroke's blur read as a stripe), and that label while it moves on.
     * ``jump_min_score`` (0.5): stage 2 uses only detections scoring at least this. A
       jump is weak evidence (it goes beyond the filter's gate), so it must not come from
       the low-scoring false detections (a chalk cube a ball rolled past); lower re-finds
