@@ -462,8 +462,10 @@ class Tracker:
         # (see _struck_while_hidden_jumps): row -> (time, where, sigma)
         self._pending_jumps: dict[int, tuple[float, np.ndarray, float]] = {}
         # a striker that left rest as a blur read as a number no object ever had: row ->
-        # that label, which it may take on while it moves (see stage 2)
+        # that label, which it may take on while it moves (see stage 2); and one whose
+        # first such sighting waits for a second one (row -> label, with _pending_jumps)
         self._read_as: dict[int, int] = {}
+        self._read_pending: dict[int, int] = {}
         # (see _unconfirmed_shift): row -> (time, the detection beside its place)
         self._shift_seen: dict[int, tuple[float, np.ndarray]] = {}
         self._frame_knocks: _Knocks | None = None  # this frame's, once asked for
@@ -596,6 +598,8 @@ class Tracker:
         self._pending_jumps = {row: p for row, p in self._pending_jumps.items()
                                if p[0] >= t - self._frame_dt_s - 1e-6}
         self._read_as = {r: k for r, k in self._read_as.items() if self._moving[r]}
+        self._read_pending = {r: k for r, k in self._read_pending.items()
+                              if r in self._pending_jumps}
         live = live_mask.nonzero()[0]
         # objects unseen longer than the window come back through confirmed candidates,
         # unless knocked within it (a row pushed along under a hand) or strikers at rest
@@ -632,9 +636,11 @@ class Tracker:
                 p_xy = self._pending_jumps[int(left_tr[k])][1]
                 cost[k] = np.minimum(cost[k], np.linalg.norm(z[left_ob] - p_xy, axis=1))
             same = self._label[left_tr][:, None] == lab[left_ob][None]
-            # a striker at rest, seen there last frame and gone this one, is struck: its
-            # blur may read as a number no object ever tracked had (the cue ball as a
-            # stripe; not a pocketed ball seen in its cup), and it may go on reading so
+            # a striker at rest, seen there last frame and gone this one, may be struck:
+            # its blur may read as a number no object ever tracked had (the cue ball as a
+            # stripe; not a pocketed ball seen in its cup). That first sighting waits for
+            # a second of the same number further out along the same line (a dropout
+            # beside a false detection shows none), and then it may go on reading so
             # while it moves (only so: a false detection of any number may lie near a
             # rolling ball)
             gone = self._struck[lab_tr] & ~self._moving[left_tr] & (self._misses[left_tr] == 0)
@@ -643,8 +649,9 @@ class Tracker:
                 held[self._label] = True
                 same[gone] |= ~held[lab[left_ob]][None, :]
             for q, row in enumerate(left_tr.tolist()):
-                if row in self._read_as:
-                    same[q] |= lab[left_ob] == self._read_as[row]
+                read = self._read_as.get(row, self._read_pending.get(row))
+                if read is not None:
+                    same[q] |= lab[left_ob] == read
             ok = (d_last <= reach[:, None]) & same
             if moving.any():
                 ok[moving] &= ~self._turned_back(left_tr[moving], z[left_ob], sigma[left_ob],
@@ -679,10 +686,15 @@ class Tracker:
                 rows, cols = rows[~misread], cols[~misread]
             if len(rows):
                 tr, ob = left_tr[rows], left_ob[cols]
-                for row, o in zip(tr.tolist(), ob.tolist(), strict=True):
-                    if lab[o] != self._label[row]:
+                read = (lab[ob] != self._label[tr]) & ~self._moving[tr]
+                wait, went = self._struck_while_hidden_jumps(tr, z[ob], sigma[ob], t, read)
+                for q, (row, o) in enumerate(zip(tr.tolist(), ob.tolist(), strict=True)):
+                    if read[q] and wait[q]:
+                        self._read_pending[row] = int(lab[o])
+                    elif read[q] and went[q]:
                         self._read_as[row] = int(lab[o])
-                wait, went = self._struck_while_hidden_jumps(tr, z[ob], sigma[ob], t)
+                    elif read[q]:  # (no second sighting in line: not its blur)
+                        wait[q] = True
                 obs_track[ob[~wait]] = tr[~wait]
                 rest = ~wait & ~went
                 self._stage2_update(tr[rest], z[ob[rest]], sigma[ob[rest]], t, obs.frame,
@@ -1238,20 +1250,22 @@ class Tracker:
             self._restart(tr[~moved], z[~moved], sigma[~moved], t)
 
     def _struck_while_hidden_jumps(self, tr: np.ndarray, z: np.ndarray, sigma: np.ndarray,
-                                   t: float) -> tuple[np.ndarray, np.ndarray]:
+                                   t: float, read: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Stage-2 jumps of a striker (the cue ball, the puck) at rest and hidden two frames
         or more, found farther than ``candidate_gate_mm`` from where it lay: as likely a
         false detection as a stroke or a hand, so the first sighting waits (``wait``) for
         the next frame to show the object again: further out along the same line (struck:
         its motion starts from the first sighting and the second updates it, ``went``,
-        done here) or where it was (set down by hand: the usual stage-2 update)."""
+        done here) or where it was (set down by hand: the usual stage-2 update). So does
+        a sighting of another label (``read``: its blur misread), even if the striker was
+        seen at rest last frame; only ``went`` takes it."""
         s = self.settings
         wait = np.zeros(len(tr), dtype=bool)
         went = np.zeros(len(tr), dtype=bool)
         for k, row in enumerate(tr.tolist()):
             pend = self._pending_jumps.pop(row, None)
             if (self._moving[row] or not self._struck[self._label[row]]
-                    or self._misses[row] < 2):
+                    or (self._misses[row] < 2 and not read[k])):
                 continue
             rest = self._last_seen_xy[row]
             d2 = z[k] - rest
