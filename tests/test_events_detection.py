@@ -892,7 +892,9 @@ def _recorded(spec, name):
             f["t_s"], f["frame"], np.array(f["id"]), tuple(f["label"]), nan(f["xy_mm"]),
             nan(f["v_mm_s"]), np.array([np.nan if v is None else v for v in f["sigma_mm"]]),
             np.array(f["state"]), np.array(f["seen"]), np.array(f["last_seen_t_s"]),
-            nan(f["obs_xy_mm"])))
+            nan(f["obs_xy_mm"]), *([np.array([np.nan if v is None else v
+                                               for v in f["obs_sigma_mm"]])]
+                                   if "obs_sigma_mm" in f else [])))
     return events + det.flush()
 
 
@@ -915,6 +917,17 @@ def test_cue_ball_back_off_the_rack_never_runs_back_into_the_rack_it_came_past()
     contacts = of(events, EventKind.CONTACT)
     assert [e.labels for e in contacts if "cue_ball" in e.labels] == [("cue_ball", "ball_1")]
     assert min(e.t_s for e in contacts) > 4.327 - 0.02
+
+
+def test_puck_back_off_a_row_the_cushion_holds_never_reached_that_cushion():
+    # tracks of a Novuss doubles shot from the pixels, with each sighting's own sigma: the
+    # puck hits a black pawn of the row the right cushion holds and comes back off it.
+    # Its path into the bend reaches the cushion 11 ms after the contact, which is found
+    # only from the row's far end starting: that cushion was the contact's bend
+    events = _recorded(NOVUSS, "puck_off_a_held_row_tracks.json")
+    puck = [e for e in events if "puck" in e.labels and e.kind is not EventKind.LINE_CROSS]
+    assert [e.kind for e in puck] == [EventKind.SHOT_START, EventKind.CONTACT]
+    assert puck[1].labels == ("puck", "black_pawn") and abs(puck[1].t_s - 8.638) < 0.01
 
 
 def test_ball_whose_bend_is_flagged_the_frame_before_its_cushion_still_hits_it():

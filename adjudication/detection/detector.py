@@ -2246,6 +2246,17 @@ class MotionEventDetector:
         self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(j), self._ref(k)), p,
                     0.5 * self._quality([j, k], a), 0.01)
         self._pressed_cushion(k, self._rest_xy[k] - p, t_a + tc, a)
+        # (a cushion read off the mover's path into its bend, reached within a frame after
+        # this contact and clear of the mover where it met the row, was this bend: the
+        # mover came back off the row a cushion holds, short of that cushion)
+        gaps = self._nose_gaps(np.array([j]), p[None])[0]
+        sid = int(self._ids[j])
+        for ev, _ in list(self._pending):
+            if (ev.kind is EventKind.CUSHION and ev.objects[0].id == sid
+                    and t_a + tc <= ev.t_s < t_a + tc + self._dt):
+                c = next(c for c, cu in enumerate(self.spec.cushions) if cu.name == ev.cushion)
+                if gaps[c] > 3.0 * self._sigma_of(j, a) + self.settings.onset_min_mm:
+                    self._retract_cushion(j, ev.t_s)
         return True
 
     def _struck_by(self, s: int, a: int, t_a: float, paths: dict[int, np.ndarray],
