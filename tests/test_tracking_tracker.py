@@ -1268,3 +1268,24 @@ def test_rolling_cue_ball_never_takes_a_number_read_beside_it() -> None:
                                      ["ball_13", "ball_1"], frame=22))
     cue = tracks.label.index("cue_ball")
     assert not tracks.seen[cue]
+
+
+def test_ball_read_faintly_for_seconds_then_surely_becomes_a_track_at_once() -> None:
+    # (from 10ball from the pixels) ball_10, racked, is read at score 0.002 for two
+    # seconds; the break uncovers it and it reads at 0.9. Its candidate's mean score is
+    # over its recent detections, so it becomes a track within a few frames, where over
+    # all of them it took 2.9 s
+    tracker = Tracker(POOL)
+    rng = np.random.default_rng(8)
+    faint = [[-600.0, 0.0], [600.0, 0.0]]
+    for k in range(60):
+        obs = make_obs(k / FPS, np.asarray(faint) + rng.normal(0, 1.0, (2, 2)),
+                       ["cue_ball", "ball_10"], frame=k)
+        obs = Observations(obs.t_s, obs.frame, obs.xy_mm, obs.sigma_mm, obs.label,
+                           np.array([0.9, 0.002]))
+        tracks = tracker.update(obs)
+    assert "ball_10" not in tracks.label
+    for k in range(60, 66):
+        tracks = tracker.update(make_obs(k / FPS, np.asarray(faint) + rng.normal(0, 1.0, (2, 2)),
+                                         ["cue_ball", "ball_10"], frame=k))
+    assert "ball_10" in tracks.label

@@ -37,7 +37,7 @@ hold every track at once:
    Pocketed and off-table tracks are never re-associated; observations in a pocket cup
    never start tracks.
 5. **New identities** only from candidates seen in ``confirm_hits`` of the last
-   ``confirm_window`` frames with a mean score of at least ``spawn_min_score``, and never
+   ``confirm_window`` frames with a recent mean score of at least ``spawn_min_score``, and never
    more objects of a label than the table holds. A candidate whose label is unique (pool
    numbers, the Novuss puck) and already held takes over that identity instead: a resting
    ball unseen since before the candidate appeared was *moved* (a ``MOVED`` note), a
@@ -87,6 +87,9 @@ _TURN_NEAR_MM_S = 100.0
 _SAME_LINE_COS = 0.87
 #: A lost object at a cushion moving within ~11 degrees of it (sin) rolled along it.
 _ALONG_CUSHION_SIN = 0.2
+#: The weight of a candidate's detection score against the next one's (the mean score it
+#: needs to become a track is over about its last 1 / (1 - this) = 5 detections).
+_SCORE_FADE = 0.8
 #: How many objects of each class a Novuss board holds at most (doubles: 4 x 8 pawns).
 _NOVUSS_CAPACITY = {"puck": 1, "red_pawn": 16, "black_pawn": 16}
 
@@ -214,7 +217,8 @@ class TrackerSettings:
     New identities
     * ``confirm_hits`` (3) of ``confirm_window`` (5) frames: more rejects flicker better
       but starts real objects later (3 frames = 0.1 s at 30 fps).
-    * ``spawn_min_score`` (0.5): mean detector score a candidate needs; persistent false
+    * ``spawn_min_score`` (0.5): mean detector score a candidate needs, over its last
+      five detections or so (each older one weighted 0.8 less); persistent false
       detections (a chalk cube) usually score low.
     * ``candidate_gate_mm`` (25): how far a candidate's third and later detections may be
       from its predicted position (plus 5 % of its speed times the time step; at least
@@ -324,9 +328,13 @@ class _Candidate:
     first_t_s: float
     history: int  # bit k: seen k frames ago
     votes: np.ndarray  # (L,) label counts
+    # its detections' scores, each older one weighted ``_SCORE_FADE`` less, and the sum of
+    # those weights: their ratio is its recent mean score (a ball the detector read at
+    # score 0 in a rack for seconds, read at 0.9 once the break uncovers it, is real now)
     score_sum: float
     hits: int
     sigma_mm: float  # of its last detection
+    score_w: float = 1.0
 
     def seen_count(self, window: int) -> int:
         return int(bin(self.history & ((1 << window) - 1)).count("1"))
@@ -1818,7 +1826,8 @@ class Tracker:
                 cand.t_s = t
                 cand.history = (cand.history << 1) | 1
                 cand.votes[lab[c]] += 1
-                cand.score_sum += float(score[c])
+                cand.score_sum = _SCORE_FADE * cand.score_sum + float(score[c])
+                cand.score_w = _SCORE_FADE * cand.score_w + 1.0
                 cand.hits += 1
                 cand.sigma_mm = float(sigma[c])
                 used[c] = True
@@ -1843,7 +1852,7 @@ class Tracker:
             if cand.history == 0:
                 continue
             if (cand.seen_count(s.confirm_window) >= s.confirm_hits
-                    and cand.score_sum / cand.hits >= s.spawn_min_score
+                    and cand.score_sum / cand.score_w >= s.spawn_min_score
                     and self._confirm(cand, t, frame, notes, seen, matched_xy)):
                 continue
             keep.append(cand)
