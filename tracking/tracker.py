@@ -467,13 +467,11 @@ class Tracker:
         self._touch_speed = np.zeros(0)
         self._candidates: list[_Candidate] = []
         # a hidden striker's first sighting far from its rest, waiting for a second one
-        # (see _struck_while_hidden_jumps): row -> (time, where, sigma)
-        self._pending_jumps: dict[int, tuple[float, np.ndarray, float]] = {}
+        # (see _struck_while_hidden_jumps): row -> (time, where, sigma, label read)
+        self._pending_jumps: dict[int, tuple[float, np.ndarray, float, int]] = {}
         # a striker that left rest as a blur read as a number no object ever had: row ->
-        # that label, which it may take on while it moves (see stage 2); and one whose
-        # first such sighting waits for a second one (row -> label, with _pending_jumps)
+        # that label, which it may take on while it moves (see stage 2)
         self._read_as: dict[int, int] = {}
-        self._read_pending: dict[int, int] = {}
         # (see _unconfirmed_shift): row -> (time, the detection beside its place)
         self._shift_seen: dict[int, tuple[float, np.ndarray]] = {}
         self._frame_knocks: _Knocks | None = None  # this frame's, once asked for
@@ -606,8 +604,6 @@ class Tracker:
         self._pending_jumps = {row: p for row, p in self._pending_jumps.items()
                                if p[0] >= t - self._frame_dt_s - 1e-6}
         self._read_as = {r: k for r, k in self._read_as.items() if self._moving[r]}
-        self._read_pending = {r: k for r, k in self._read_pending.items()
-                              if r in self._pending_jumps}
         live = live_mask.nonzero()[0]
         # objects unseen longer than the window come back through confirmed candidates,
         # unless knocked within it (a row pushed along under a hand) or strikers at rest
@@ -657,7 +653,8 @@ class Tracker:
                 held[self._label] = True
                 same[gone] |= ~held[lab[left_ob]][None, :]
             for q, row in enumerate(left_tr.tolist()):
-                read = self._read_as.get(row, self._read_pending.get(row))
+                pend = self._pending_jumps.get(row)
+                read = self._read_as.get(row, None if pend is None else pend[3])
                 if read is not None:
                     same[q] |= lab[left_ob] == read
             ok = (d_last <= reach[:, None]) & same
@@ -694,15 +691,7 @@ class Tracker:
                 rows, cols = rows[~misread], cols[~misread]
             if len(rows):
                 tr, ob = left_tr[rows], left_ob[cols]
-                read = (lab[ob] != self._label[tr]) & ~self._moving[tr]
-                wait, went = self._struck_while_hidden_jumps(tr, z[ob], sigma[ob], t, read)
-                for q, (row, o) in enumerate(zip(tr.tolist(), ob.tolist(), strict=True)):
-                    if read[q] and wait[q]:
-                        self._read_pending[row] = int(lab[o])
-                    elif read[q] and went[q]:
-                        self._read_as[row] = int(lab[o])
-                    elif read[q]:  # (no second sighting in line: not its blur)
-                        wait[q] = True
+                wait, went = self._struck_while_hidden_jumps(tr, z[ob], sigma[ob], lab[ob], t)
                 obs_track[ob[~wait]] = tr[~wait]
                 rest = ~wait & ~went
                 self._stage2_update(tr[rest], z[ob[rest]], sigma[ob[rest]], t, obs.frame,
@@ -1258,18 +1247,20 @@ class Tracker:
             self._restart(tr[~moved], z[~moved], sigma[~moved], t)
 
     def _struck_while_hidden_jumps(self, tr: np.ndarray, z: np.ndarray, sigma: np.ndarray,
-                                   t: float, read: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                                   lab: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
         """Stage-2 jumps of a striker (the cue ball, the puck) at rest and hidden two frames
         or more, found farther than ``candidate_gate_mm`` from where it lay: as likely a
         false detection as a stroke or a hand, so the first sighting waits (``wait``) for
         the next frame to show the object again: further out along the same line (struck:
         its motion starts from the first sighting and the second updates it, ``went``,
         done here) or where it was (set down by hand: the usual stage-2 update). So does
-        a sighting of another label (``read``: its blur misread), even if the striker was
-        seen at rest last frame; only ``went`` takes it."""
+        a sighting of another label (``lab``: its blur misread), even if the striker was
+        seen at rest last frame; only ``went`` takes it, and the striker reads so while
+        it moves on; otherwise it waits, not its blur."""
         s = self.settings
         wait = np.zeros(len(tr), dtype=bool)
         went = np.zeros(len(tr), dtype=bool)
+        read = (lab != self._label[tr]) & ~self._moving[tr]
         for k, row in enumerate(tr.tolist()):
             pend = self._pending_jumps.pop(row, None)
             if (self._moving[row] or not self._struck[self._label[row]]
@@ -1281,7 +1272,7 @@ class Tracker:
             if n2 <= s.candidate_gate_mm:
                 continue
             if pend is not None:
-                p_t, p_xy, p_sigma = pend
+                p_t, p_xy, p_sigma, _ = pend
                 d1, on = p_xy - rest, z[k] - p_xy
                 n1 = math.hypot(float(d1[0]), float(d1[1]))
                 step = math.hypot(float(on[0]), float(on[1]))
@@ -1295,11 +1286,14 @@ class Tracker:
                     self._x[r], self._P[r] = cv_update_position(self._x[r], self._P[r],
                                                                 z[k][None], sigma[k][None])
                     went[k] = True
+                    if read[k]:
+                        self._read_as[row] = int(lab[k])
                     continue
                 if step <= s.start_moving_mm + 3 * math.hypot(float(sigma[k]), p_sigma):
                     continue
-            self._pending_jumps[row] = (t, z[k].copy(), float(sigma[k]))
+            self._pending_jumps[row] = (t, z[k].copy(), float(sigma[k]), int(lab[k]))
             wait[k] = True
+        wait |= read & ~went  # (no second sighting in line: not its blur)
         return wait, went
 
     def _restart(self, rows: np.ndarray, z: np.ndarray, sigma: np.ndarray, t: float) -> None:
