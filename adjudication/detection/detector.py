@@ -2250,13 +2250,13 @@ class MotionEventDetector:
         # this contact and clear of the mover where it met the row, was this bend: the
         # mover came back off the row a cushion holds, short of that cushion)
         gaps = self._nose_gaps(np.array([j]), p[None])[0]
+        clear = {cu.name for cu, gap in zip(self.spec.cushions, gaps.tolist(), strict=True)
+                 if gap > 3.0 * self._sigma_of(j, a) + self.settings.onset_min_mm}
         sid = int(self._ids[j])
         for ev, _ in list(self._pending):
             if (ev.kind is EventKind.CUSHION and ev.objects[0].id == sid
-                    and t_a + tc <= ev.t_s < t_a + tc + self._dt):
-                c = next(c for c, cu in enumerate(self.spec.cushions) if cu.name == ev.cushion)
-                if gaps[c] > 3.0 * self._sigma_of(j, a) + self.settings.onset_min_mm:
-                    self._retract_cushion(j, ev.t_s)
+                    and ev.cushion in clear and t_a + tc <= ev.t_s < t_a + tc + self._dt):
+                self._retract_cushion(j, ev.t_s)
         return True
 
     def _struck_by(self, s: int, a: int, t_a: float, paths: dict[int, np.ndarray],
