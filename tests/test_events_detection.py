@@ -886,15 +886,15 @@ def _recorded(spec, name):
     data = json.loads((Path(__file__).parent / "data" / name).read_text())
     det = MotionEventDetector(spec)
     events = []
-    nan = lambda rows: np.array([[np.nan if v is None else v for v in row] for row in rows])  # noqa: E731
+    nan = lambda xs: np.array([np.nan if v is None else v for v in xs], dtype=float)  # noqa: E731
+    nan2 = lambda rows: np.array([nan(row) for row in rows])  # noqa: E731
     for f in data["frames"]:
+        # (each sighting's own sigma only where recorded: older recordings lack it)
+        own = [nan(f["obs_sigma_mm"])] if "obs_sigma_mm" in f else []
         events += det.update(Tracks(
-            f["t_s"], f["frame"], np.array(f["id"]), tuple(f["label"]), nan(f["xy_mm"]),
-            nan(f["v_mm_s"]), np.array([np.nan if v is None else v for v in f["sigma_mm"]]),
-            np.array(f["state"]), np.array(f["seen"]), np.array(f["last_seen_t_s"]),
-            nan(f["obs_xy_mm"]), *([np.array([np.nan if v is None else v
-                                               for v in f["obs_sigma_mm"]])]
-                                   if "obs_sigma_mm" in f else [])))
+            f["t_s"], f["frame"], np.array(f["id"]), tuple(f["label"]), nan2(f["xy_mm"]),
+            nan2(f["v_mm_s"]), nan(f["sigma_mm"]), np.array(f["state"]), np.array(f["seen"]),
+            np.array(f["last_seen_t_s"]), nan2(f["obs_xy_mm"]), *own))
     return events + det.flush()
 
 
