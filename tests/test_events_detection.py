@@ -930,6 +930,31 @@ def test_puck_back_off_a_row_the_cushion_holds_never_reached_that_cushion():
     assert puck[1].labels == ("puck", "black_pawn") and abs(puck[1].t_s - 8.638) < 0.01
 
 
+def test_slow_ball_rolling_back_off_a_cushion_hits_it():
+    # ball 8 rolls into the foot cushion at 118 mm/s and back off it at 87 mm/s, 3 mm a
+    # frame, with one of its four sightings after 4 mm off: a curve through those, run
+    # back to the cushion, still heads into it; the line the ball rolls on leaves it
+    events = _recorded(POOL, "slow_ball_off_cushion_tracks.json")
+    got = of(events, EventKind.CUSHION)
+    assert [(e.labels, e.cushion) for e in got] == [(("ball_8",), "foot")]
+    assert abs(got[0].t_s - 4.800) < 0.02
+
+
+@pytest.mark.parametrize("short_mm", [1.0, 4.0])
+def test_slow_ball_stopping_short_of_a_cushion_never_hits_it(short_mm):
+    # a ball rolling straight at the foot cushion at a walking pace stops 1 or 4 mm short
+    # of it: its path, run on, crosses the touching line, but no sightings after leave it
+    v = 330.0
+    res, _, _ = simulate(POOL, ["cue_ball"], [[0.0, 40.0]], physics.Strike(1, 0.0, v))
+    r = POOL.object_for("cue_ball").radius_mm
+    x0 = POOL.half_wh_mm[0] - r - short_mm - res.final.xy_mm[0][0]
+    for seed in range(30):
+        events, res, _ = run(POOL, ["cue_ball"], [[x0, 40.0]], physics.Strike(1, 0.0, v),
+                             seed=seed)
+        assert not [e for e in res.events if e.kind == "cushion"]
+        assert not of(events, EventKind.CUSHION), seed
+
+
 def test_ball_whose_bend_is_flagged_the_frame_before_its_cushion_still_hits_it():
     # a break ball at 1.26 m/s reaches the left foot cushion 19 ms after a frame whose
     # sighting lies 10 mm off its fitted path (inside the noise): the frames after miss,

@@ -288,6 +288,8 @@ class MotionEventDetector:
         self._hist = max(64, s.fit_frames + s.lag_frames + 16)
         self._novuss_edges = (tuple(spec.line(n) for n in s.stroke_zones)
                               if spec.family is Family.NOVUSS else None)
+        # (pool balls roll, slowing by a few mm/s per frame; Novuss discs slide and stop)
+        self._rolls = spec.family is Family.POOL
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -2475,10 +2477,14 @@ class MotionEventDetector:
             tt, xa = self._samples(s, a, a + look, t_a)
             if len(tt) < 2:
                 continue
-            after, _ = fit_path(tt, xa, 1 if len(tt) < 4 else 2)
             n = self._cush_n[k]
-            gap = float((eval_path(after, tc) - self._cush_a[k]) @ n) - float(r[m])
             v_in = -float(eval_velocity(coef[m], tc) @ n)
+            # (a slow ball's few frames after, with a sighting's noise, give a curve that
+            # runs wild back to the root: it rolls on straight, and a line through them
+            # says where it went; a slow Novuss disc slides to a stop within them)
+            straight = self._rolls and v_in < _SCAN_FIRM_IN_MM_S
+            after, _ = fit_path(tt, xa, 1 if len(tt) < 4 or straight else 2)
+            gap = float((eval_path(after, tc) - self._cush_a[k]) @ n) - float(r[m])
             v_out = float(eval_velocity(after, tc) @ n)
             # (slower ones are objects sliding along the cushion, or noise)
             out = v_out >= (-_SCAN_OUT_MM_S if v_in >= _SCAN_FIRM_IN_MM_S else _SCAN_OUT_MM_S)
