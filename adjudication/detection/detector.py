@@ -2488,9 +2488,36 @@ class MotionEventDetector:
             v_out = float(eval_velocity(after, tc) @ n)
             # (slower ones are objects sliding along the cushion, or noise)
             out = v_out >= (-_SCAN_OUT_MM_S if v_in >= _SCAN_FIRM_IN_MM_S else _SCAN_OUT_MM_S)
+            if abs(gap) > s_.cushion_gate_mm and v_out > v_in >= _SCAN_FIRM_IN_MM_S:
+                # it left faster than its path in came, as no cushion sends a ball: that
+                # path, fitted from the frame it was struck in, runs slow and late (a break
+                # ball off the rack). The path after times the bounce, where it meets
+                # the path in's track on the cushion
+                left = self._left_cushion(tt, xa, int(k), float(r[m]), tau0 - self._dt, tc, p)
+                if left is None or self._cushion_recent(s, int(k), t_a + left[0]):
+                    continue
+                (tc, p), gap = left, 0.0
             if v_in < _SCAN_IN_MM_S or not out or abs(gap) > s_.cushion_gate_mm:
                 continue
             self._cushion_event(s, int(k), t_a + tc, a, p, self._quality([s], a))
+
+    def _left_cushion(self, tt: np.ndarray, xa: np.ndarray, k: int, r: float, tau0: float,
+                      tau1: float, met: np.ndarray) -> tuple[float, np.ndarray] | None:
+        """(time, centre) where a fast object seen at ``tt``, ``xa`` after a bounce, run
+        back, left cushion ``k``'s touching line in ``[tau0, tau1]``, within the cushion
+        gate along it of ``met``, where its path in met that line; None if it did not.
+        (A line through its first three sightings after: a fast ball meets the next
+        cushion or ball within a few more.)"""
+        after, _ = fit_path(tt[:3], xa[:3], 1)
+        tl = line_touch(after, self._cush_a[k], self._cush_n[k], r, tau0, tau1, leaving=True)
+        if tl is None:
+            return None
+        q = eval_path(after, tl)
+        n = self._cush_n[k]
+        along = abs(float((q - met) @ np.array([-n[1], n[0]])))
+        if along > self.settings.cushion_gate_mm or not self._beside_cushion(k, q):
+            return None
+        return tl, q
 
     def _onset_of(self, s: int, a: int, t_a: float) -> float | None:
         """When resting slot ``s`` left its rest: in the frames before ``a``, back to the
