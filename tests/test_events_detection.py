@@ -1344,6 +1344,18 @@ def test_ball_that_hits_the_pockets_jaw_before_it_drops_hits_that_cushion(seed):
     assert got and got[0].cushion == "right_head" and abs(got[0].t_s - truth.t_s) < 0.02
 
 
+def test_ball_that_meets_a_jaw_just_before_a_frame_hits_that_cushion_and_drops_later():
+    # ball 6 meets the head cushion's rounded end 1 ms before a frame: that sighting
+    # still lies on its straight run in, and the next, 34 ms on, lies off it towards the
+    # pocket. The touch is found just before the run's last sighting, and the drop is
+    # timed on the way from the jaw towards that next sighting, not at the jaw
+    events = _recorded(POOL, "ball_off_a_jaw_into_the_corner_tracks.json")
+    got = [e for e in events if e.labels == ("ball_6",)]
+    assert [(e.kind, e.cushion, e.pocket) for e in got] == [
+        (EventKind.CUSHION, "head", None), (EventKind.POCKET, None, "head_left")]
+    assert abs(got[0].t_s - 1.466) < 0.01 and abs(got[1].t_s - 1.518) < 0.01
+
+
 @pytest.mark.parametrize("seed", [0, 1, 4, 7])
 def test_puck_into_a_held_row_between_two_pawns_hit_the_one_on_the_side_that_flew(seed):
     # the puck meets pawn 8 of the start row a mm short of pawn 7 beside it: its noisy

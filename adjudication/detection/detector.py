@@ -2722,7 +2722,8 @@ class MotionEventDetector:
             if off is not None:  # in off that cushion, on its way out of it
                 t_off, p_off, v_off = off
                 way = np.array([p_off, v_off, [0.0, 0.0]])
-                dt_in = first_touch(way, pc, float(self._pock_r[k]), 0.0, self._dt) or 0.0
+                dt_in = first_touch(way, pc, float(self._pock_r[k]), 0.0,
+                                    max(-t_off, self._dt)) or 0.0
                 t_ev, p = t_a + t_off + dt_in, eval_path(way, dt_in)
             if coef is not None and tc is not None and self._lines:
                 self._crossings_on_way(s, coef, tau0, tc, t_a, a, conf)
@@ -2835,11 +2836,15 @@ class MotionEventDetector:
             if rms > tol:
                 continue  # (not one straight run: it left rest or bent in it)
             last = m == len(tau) - 1
+            # (the touch may lie a little before the run's last sighting: as far back as
+            # the run goes in the noise of that sighting)
+            t_lo = max(float(tau[m - 1]),
+                       float(tau[m]) - tol / max(float(np.linalg.norm(before[1])), 1e-9))
             for k in range(len(self._cush_a)):
                 n = self._cush_n[k]
                 if -float(before[1] @ n) < _SCAN_IN_MM_S:
                     continue
-                tc = line_touch(before, self._cush_a[k], n, r, float(tau[m]),
+                tc = line_touch(before, self._cush_a[k], n, r, t_lo,
                                 0.0 if last else float(tau[m + 1]))
                 if tc is None:
                     continue
@@ -2852,11 +2857,10 @@ class MotionEventDetector:
                 if (back and self._beside_cushion(k, p)
                         and not self._cushion_recent(s, k, t_a + tc)):
                     self._cushion_event(s, k, t_a + tc, a, p, 0.7 * self._quality([s], a))
-                    return tc, p, _reflect(eval_velocity(before, tc), n)
+                    return tc, p, self._off_velocity(before, tc, p, n, tau, xy, m)
             # or a pocket's jaw in the mouth: the straight run meets it before it could
             # fall in, and the next position is off that run (it bounced)
-            jaw = self._jaw_touch(before, r, float(tau[m]),
-                                  0.0 if last else float(tau[m + 1]),
+            jaw = self._jaw_touch(before, r, t_lo, 0.0 if last else float(tau[m + 1]),
                                   3.0 * self._sigma_of(s, a))
             if jaw is not None:
                 tc, k, p = jaw
@@ -2864,8 +2868,20 @@ class MotionEventDetector:
                     xy[m + 1] - eval_path(before, float(tau[m + 1]))))
                 if (last or off > tol) and not self._cushion_recent(s, k, t_a + tc):
                     self._cushion_event(s, k, t_a + tc, a, p, 0.7 * self._quality([s], a))
-                    return tc, p, _reflect(eval_velocity(before, tc), self._cush_n[k])
+                    return tc, p, self._off_velocity(before, tc, p, self._cush_n[k], tau, xy,
+                                                     m)
         return None
+
+    @staticmethod
+    def _off_velocity(before: np.ndarray, tc: float, p: np.ndarray, n: np.ndarray,
+                      tau: np.ndarray, xy: np.ndarray, m: int) -> np.ndarray:
+        """Velocity off a bounce at ``tc``, ``p`` ending the straight run ``before`` (the
+        sightings ``tau``, ``xy`` up to index ``m``): towards the next sighting where
+        there is one (a jaw's rounded end turns a ball its own way), else the run's
+        velocity turned back across the wall of normal ``n``."""
+        if m + 1 < len(tau) and float(tau[m + 1]) > tc:
+            return (xy[m + 1] - p) / (float(tau[m + 1]) - tc)
+        return _reflect(eval_velocity(before, tc), n)
 
     def _jaw_touch(self, line: np.ndarray, r: float, tau0: float, tau1: float,
                    depth_mm: float) -> tuple[float, int, np.ndarray] | None:
