@@ -1356,6 +1356,17 @@ def test_ball_that_meets_a_jaw_just_before_a_frame_hits_that_cushion_and_drops_l
     assert abs(got[0].t_s - 1.466) < 0.01 and abs(got[1].t_s - 1.518) < 0.01
 
 
+def test_ball_seen_twice_off_a_cushion_before_it_drops_meets_no_jaw():
+    # ball 10 bounces off the foot cushion by the corner and is seen twice on its way into
+    # the pocket: a straight run through those two and the sighting before the bounce
+    # would meet the right foot cushion's jaw. A run begins where the ball last bounced
+    events = _recorded(POOL, "ball_off_a_cushion_into_the_corner_tracks.json")
+    got = [e for e in events if e.labels == ("ball_10",)]
+    assert [(e.kind, e.cushion, e.pocket) for e in got] == [
+        (EventKind.CUSHION, "foot", None), (EventKind.POCKET, None, "foot_right")]
+    assert abs(got[1].t_s - 1.234) < 0.02
+
+
 @pytest.mark.parametrize("seed", [0, 1, 4, 7])
 def test_puck_into_a_held_row_between_two_pawns_hit_the_one_on_the_side_that_flew(seed):
     # the puck meets pawn 8 of the start row a mm short of pawn 7 beside it: its noisy

@@ -2822,10 +2822,13 @@ class MotionEventDetector:
         tau, xy = self._samples(s, max(a_last - 6, int(self._first[s])), a_last, t_a)
         tol = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
         r = float(self._radius[s])
-        # (a run begins where it left rest: two sightings of one struck a frame before
-        # make a run too)
-        k0 = int(np.searchsorted(tau, float(self._t_start[s]) - t_a)) if np.isfinite(
-            self._t_start[s]) else 0
+        # (a run begins where it left rest, or where it last bounced off a cushion or a
+        # ball: two sightings since make a run too)
+        began = max([self._contact_t.get(s, -math.inf),
+                     *(t for (j, _), t in self._last_cush_t.items() if j == s)])
+        if np.isfinite(self._t_start[s]):  # (NaN: it was moving when first seen)
+            began = max(began, float(self._t_start[s]))
+        k0 = int(np.searchsorted(tau, began - t_a)) if math.isfinite(began) else 0
         for m in range(len(tau) - 1, 0, -1):
             lo = max(0, m - 3)
             if lo < k0 < m:
