@@ -930,6 +930,15 @@ def test_puck_back_off_a_row_the_cushion_holds_never_reached_that_cushion():
     assert puck[1].labels == ("puck", "black_pawn") and abs(puck[1].t_s - 8.638) < 0.01
 
 
+def test_pawn_that_meets_a_cushion_in_a_frame_that_misses_it_hits_that_cushion():
+    # the red pawn, struck four frames before, meets the left cushion just after the
+    # frame that misses it: the frame before lies on its path in, and the bounce is
+    # tested against the motion from the next frame that sees it
+    events = _recorded(NOVUSS, "pawn_into_a_cushion_unseen_tracks.json")
+    got = [e for e in of(events, EventKind.CUSHION) if e.labels == ("red_pawn",)]
+    assert [e.cushion for e in got] == ["left"] and abs(got[0].t_s - 1.400) < 0.02
+
+
 def test_slow_ball_rolling_back_off_a_cushion_hits_it():
     # ball 8 rolls into the foot cushion at 118 mm/s and back off it at 87 mm/s, 3 mm a
     # frame, with one of its four sightings after 4 mm off: a curve through those, run

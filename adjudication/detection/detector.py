@@ -1322,16 +1322,23 @@ class MotionEventDetector:
                     explained.add(i)
                 elif (hit is None and self._fits_a[i] and a + 1 < self._n
                       and self._cushion(i, a, paths[i], 0.5 * self._dt,
-                                        self._T(a + 1) - t_a, t_a, exact_only=True,
-                                        after_from=a + 1)):
+                                        self._T(a_on := self._next_seen(i, a)) - t_a, t_a,
+                                        exact_only=True, after_from=a_on)):
                     # frame a still lies on the path in: the bounce came after it, and the
-                    # next segment starts with the frame after
+                    # next segment starts with the next frame that sees it
                     explained.add(i)
                     self._bent_late.add(i)
                 elif hit is not None and self._cushion_after_contact(i, a, hit, t_a):
                     explained.add(i)
         self._kicks.update(kicked)
         return explained
+
+    def _next_seen(self, s: int, a: int) -> int:
+        """The first frame after ``a`` that sees slot ``s`` (``a + 1`` if none has yet)."""
+        for k in range(a + 1, min(self._n, a + 1 + self.settings.lag_frames)):
+            if self._seen[s, k % self._hist]:
+                return k
+        return a + 1
 
     def _cushion_after_contact(self, s: int, a: int, tc: float, t_a: float) -> bool:
         """A mover that hit an object and then a cushion within the same frame: its path
