@@ -939,6 +939,15 @@ def test_pawn_that_meets_a_cushion_in_a_frame_that_misses_it_hits_that_cushion()
     assert [e.cushion for e in got] == ["left"] and abs(got[0].t_s - 1.400) < 0.02
 
 
+def test_ball_seen_once_off_a_cushion_before_a_gap_hits_it():
+    # ball 5 meets the foot cushion at 2.5 m/s and is seen once after it, then lost for
+    # four frames: no path after can be fitted, but that sighting lies where its path in,
+    # folded back at the cushion, puts it
+    events = _recorded(POOL, "break_ball_seen_once_off_the_foot_cushion_tracks.json")
+    got = [e for e in of(events, EventKind.CUSHION) if e.labels == ("ball_5",)]
+    assert [e.cushion for e in got][:1] == ["foot"] and abs(got[0].t_s - 0.872) < 0.01
+
+
 def test_slow_ball_rolling_back_off_a_cushion_hits_it():
     # ball 8 rolls into the foot cushion at 118 mm/s and back off it at 87 mm/s, 3 mm a
     # frame, with one of its four sightings after 4 mm off: a curve through those, run

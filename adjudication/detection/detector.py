@@ -2405,9 +2405,11 @@ class MotionEventDetector:
         r = float(self._radius[s])
         a0 = a if after_from is None else after_from
         tt, xa = self._samples(s, a0, a0 + s_.lag_frames, t_a)
-        if len(tt) < 2:
+        if not len(tt):
             return False
-        after, _ = fit_path(tt, xa, 1 if len(tt) < 4 else 2)
+        # (the frames after may miss it but one: that one must lie where the bounce puts it)
+        one = len(tt) == 1
+        after = None if one else fit_path(tt, xa, 1 if len(tt) < 4 else 2)[0]
         found = False
         reach = 0.5 * self._dt if after_from is None else 0.0
         for k in range(len(self._cush_a)):
@@ -2415,7 +2417,7 @@ class MotionEventDetector:
             tc = line_touch(coef, self._cush_a[k], n, r, tau0, tau1 + reach)
             conf = 1.0
             if tc is None:
-                if exact_only:
+                if exact_only or one:
                     continue
                 samp = np.linspace(tau0, tau1, 9)
                 sd = (eval_path(coef, samp) - self._cush_a[k]) @ n - r
@@ -2427,12 +2429,30 @@ class MotionEventDetector:
             p = eval_path(coef, tc)
             if not self._beside_cushion(k, p, r + 25.0):
                 continue
-            if float(eval_velocity(coef, tc) @ n) >= 0 or float(eval_velocity(after, tc) @ n) <= 0:
+            if float(eval_velocity(coef, tc) @ n) >= 0:
+                continue
+            if (not self._folded_back(s, a, coef, k, float(tt[0]), xa[0]) if after is None
+                    else float(eval_velocity(after, tc) @ n) <= 0):
                 continue
             if not self._cushion_recent(s, k, t_a + tc):
                 self._cushion_event(s, k, t_a + tc, a, p, conf * self._quality([s], a))
             found = True
         return found
+
+    def _folded_back(self, s: int, a: int, coef: np.ndarray, k: int, tau: float,
+                     xy: np.ndarray) -> bool:
+        """Whether slot ``s``'s one sighting ``xy`` at ``tau`` after its path ``coef``
+        crossed cushion ``k``'s touching line lies where that path, folded back at the
+        line, puts it: within half the way it went past the line (a bounce keeps the
+        motion along the cushion and loses some of that off it), or the noise."""
+        n = self._cush_n[k]
+        p = eval_path(coef, tau)
+        past = float(self._radius[s]) - float((p - self._cush_a[k]) @ n)
+        if past <= 0.0:
+            return False
+        mirror = p + 2.0 * past * n
+        return float(np.linalg.norm(xy - mirror)) <= max(
+            0.5 * past, 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm)
 
     def _meets_cushion(self, s: int, coef: np.ndarray, tau0: float, tau1: float) -> bool:
         """Whether slot ``s``'s path ``coef`` reaches a cushion's nose in ``[tau0, tau1]``
