@@ -1374,6 +1374,18 @@ def test_ball_that_meets_a_jaw_just_before_a_frame_hits_that_cushion_and_drops_l
     assert abs(got[0].t_s - 1.466) < 0.01 and abs(got[1].t_s - 1.518) < 0.01
 
 
+def test_ball_rolling_off_a_jaw_drops_when_it_gets_to_the_pocket_not_at_the_jaw():
+    # the cue ball meets the left foot cushion's rounded end by the corner and rolls off
+    # it slowly along the mouth, seen four times, for 0.16 s before it drops. The jaw
+    # turned it its own way, not as a straight cushion would: the way a straight cushion
+    # sends it misses the pocket, and the drop is timed on the path seen after the jaw
+    events = _recorded(POOL, "ball_off_a_jaw_rolling_into_the_corner_tracks.json")
+    got = [e for e in events if e.labels == ("cue_ball",) and e.t_s > 1.7]
+    assert [(e.kind, e.cushion, e.pocket) for e in got] == [
+        (EventKind.CUSHION, "left_foot", None), (EventKind.POCKET, None, "foot_left")]
+    assert abs(got[0].t_s - 1.7725) < 0.01 and abs(got[1].t_s - 1.931) < 0.02
+
+
 def test_ball_seen_twice_off_a_cushion_before_it_drops_meets_no_jaw():
     # ball 10 bounces off the foot cushion by the corner and is seen twice on its way into
     # the pocket: a straight run through those two and the sighting before the bounce

@@ -2732,6 +2732,11 @@ class MotionEventDetector:
                 return True
         tau, xy = self._samples(s, max(a_last - self.settings.fit_frames, self._seg0[s]),
                                 a_last, t_a)
+        # (from its last bounce on, where that leaves two sightings: a curve through the
+        # bend runs wild past them)
+        k0 = int(np.searchsorted(tau, self._run_began(s) - t_a))
+        if len(tau) - k0 >= 2:
+            tau, xy = tau[k0:], xy[k0:]
         tau0 = self._T(a_last) - t_a if last else -self._dt
         conf = self._quality([s], a_last, gone_after=True) * (1.0 if a - a_last <= 2 else 0.6)
         refs = (self._ref(s),)
@@ -2746,12 +2751,18 @@ class MotionEventDetector:
                 tc = first_touch(coef, pc, float(self._pock_r[k]), tau0, 0.0)
             t_ev = t_a + tc if tc is not None else t_a + tau0 / 2
             p = eval_path(coef, t_ev - t_a) if coef is not None else p_last
-            if off is not None:  # in off that cushion, on its way out of it
+            if off is not None:
+                # in off that cushion, on its way out of it; a way that misses the pocket
+                # (a jaw turns a ball its own way) leaves the drop to the path seen, but
+                # not before the bounce
                 t_off, p_off, v_off = off
                 way = np.array([p_off, v_off, [0.0, 0.0]])
                 dt_in = first_touch(way, pc, float(self._pock_r[k]), 0.0,
-                                    max(-t_off, self._dt)) or 0.0
-                t_ev, p = t_a + t_off + dt_in, eval_path(way, dt_in)
+                                    max(-t_off, self._dt))
+                if dt_in is not None:
+                    t_ev, p = t_a + t_off + dt_in, eval_path(way, dt_in)
+                elif t_ev < t_a + t_off:
+                    t_ev, p = t_a + t_off, p_off
             if coef is not None and tc is not None and self._lines:
                 self._crossings_on_way(s, coef, tau0, tc, t_a, a, conf)
             self._event(EventKind.POCKET, t_ev, a, refs, p, conf,
@@ -2835,6 +2846,15 @@ class MotionEventDetector:
         self._event(EventKind.POCKET, t_a + tc, a, (self._ref(s),), self._pock_c[k], conf,
                     pocket=self.spec.pockets[k].name)
 
+    def _run_began(self, s: int) -> float:
+        """When slot ``s``'s present straight run began: where it left rest or last
+        bounced off a cushion or a ball (-inf: not known)."""
+        began = max([self._contact_t.get(s, -math.inf),
+                     *(t for (j, _), t in self._last_cush_t.items() if j == s)])
+        if np.isfinite(self._t_start[s]):  # (NaN: it was moving when first seen)
+            began = max(began, float(self._t_start[s]))
+        return began
+
     def _cushion_before_pocket(self, s: int, a: int, a_last: int, t_a: float
                                ) -> tuple[float, np.ndarray, np.ndarray] | None:
         """(time relative to frame ``a``, centre, velocity off it) of a cushion that slot
@@ -2851,10 +2871,7 @@ class MotionEventDetector:
         r = float(self._radius[s])
         # (a run begins where it left rest, or where it last bounced off a cushion or a
         # ball: two sightings since make a run too)
-        began = max([self._contact_t.get(s, -math.inf),
-                     *(t for (j, _), t in self._last_cush_t.items() if j == s)])
-        if np.isfinite(self._t_start[s]):  # (NaN: it was moving when first seen)
-            began = max(began, float(self._t_start[s]))
+        began = self._run_began(s)
         k0 = int(np.searchsorted(tau, began - t_a)) if math.isfinite(began) else 0
         for m in range(len(tau) - 1, 0, -1):
             lo = max(0, m - 3)
@@ -2887,7 +2904,7 @@ class MotionEventDetector:
                 if (back and self._beside_cushion(k, p)
                         and not self._cushion_recent(s, k, t_a + tc)):
                     self._cushion_event(s, k, t_a + tc, a, p, 0.7 * self._quality([s], a))
-                    return tc, p, self._off_velocity(before, tc, p, n, tau, xy, m)
+                    return tc, p, _reflect(eval_velocity(before, tc), n)
             # or a pocket's jaw in the mouth: the straight run meets it before it could
             # fall in, and the next position is off that run (it bounced)
             jaw = self._jaw_touch(before, r, t_lo, 0.0 if last else float(tau[m + 1]),
@@ -2898,20 +2915,8 @@ class MotionEventDetector:
                     xy[m + 1] - eval_path(before, float(tau[m + 1]))))
                 if (last or off > tol) and not self._cushion_recent(s, k, t_a + tc):
                     self._cushion_event(s, k, t_a + tc, a, p, 0.7 * self._quality([s], a))
-                    return tc, p, self._off_velocity(before, tc, p, self._cush_n[k], tau, xy,
-                                                     m)
+                    return tc, p, _reflect(eval_velocity(before, tc), self._cush_n[k])
         return None
-
-    @staticmethod
-    def _off_velocity(before: np.ndarray, tc: float, p: np.ndarray, n: np.ndarray,
-                      tau: np.ndarray, xy: np.ndarray, m: int) -> np.ndarray:
-        """Velocity off a bounce at ``tc``, ``p`` ending the straight run ``before`` (the
-        sightings ``tau``, ``xy`` up to index ``m``): towards the next sighting where
-        there is one (a jaw's rounded end turns a ball its own way), else the run's
-        velocity turned back across the wall of normal ``n``."""
-        if m + 1 < len(tau) and float(tau[m + 1]) > tc:
-            return (xy[m + 1] - p) / (float(tau[m + 1]) - tc)
-        return _reflect(eval_velocity(before, tc), n)
 
     def _jaw_touch(self, line: np.ndarray, r: float, tau0: float, tau1: float,
                    depth_mm: float) -> tuple[float, int, np.ndarray] | None:
