@@ -2871,8 +2871,7 @@ class MotionEventDetector:
         r = float(self._radius[s])
         # (a run begins where it left rest, or where it last bounced off a cushion or a
         # ball: two sightings since make a run too)
-        began = self._run_began(s)
-        k0 = int(np.searchsorted(tau, began - t_a)) if math.isfinite(began) else 0
+        k0 = int(np.searchsorted(tau, self._run_began(s) - t_a))
         for m in range(len(tau) - 1, 0, -1):
             lo = max(0, m - 3)
             if lo < k0 < m:
