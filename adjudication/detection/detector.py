@@ -544,6 +544,11 @@ class MotionEventDetector:
         v = self._sigma[s, a % self._hist]
         return float(v) if np.isfinite(v) else self.settings.noise_floor_mm
 
+    def _noise_mm(self, s: int, a: int) -> float:
+        """How far (mm) a sighting of slot ``s`` at frame ``a`` may lie off where it should
+        by noise alone: 3 sigma, and ``onset_min_mm`` more."""
+        return 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
+
     def _onset_mm(self, sigma_mm: np.ndarray | float) -> np.ndarray:
         """How far (mm) from where it rested an object must be seen to have moved, for
         position noise ``sigma_mm`` (``onset_sigmas`` of it, at least ``onset_min_mm``)."""
@@ -999,17 +1004,10 @@ class MotionEventDetector:
             return False  # (set going by no contact found: a hand, whose carry is no line)
         # (the frames from a on test the line; a is the first after the sighting)
         p_a = xy[0] - (xy[0] - self._start_xy[s]) * float(tau[0]) / span
-        gaps = self._nose_gaps(np.array([s]), p_a[None])[0]
-        k = int(np.argmin(gaps))
-        if gaps[k] >= 0.0:
-            return False
-        # and frame a shows it come back off that cushion: near the line's mirror image in
-        # the nose line (a bounce keeps the motion along the cushion and loses some of the
-        # motion off it, so within half the way it went)
-        mirror = p_a - 2.0 * gaps[k] * self._cush_n[k]
+        k = int(np.argmin(self._nose_gaps(np.array([s]), p_a[None])[0]))
+        # and frame a shows it come back off that cushion (within half the way it went)
         went = float(np.linalg.norm(p_a - xy[0]))
-        return bool(np.linalg.norm(self._xy[s, a % self._hist] - mirror)
-                    <= max(0.5 * went, 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm))
+        return self._folded_back(s, a, k, p_a, self._xy[s, a % self._hist], 0.5 * went)
 
     def _touch_bends(self, moving: np.ndarray, a: int, t_a: float, coef: np.ndarray,
                      have: np.ndarray, pred: np.ndarray, seen_ah: np.ndarray,
@@ -1348,7 +1346,7 @@ class MotionEventDetector:
             return False
         after, _ = fit_path(tt, xa, 1 if len(tt) < 4 else 2)
         r = float(self._radius[s])
-        tol = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
+        tol = self._noise_mm(s, a)
         p_tc = eval_path(after, tc)
         for k in range(len(self._cush_a)):
             n = self._cush_n[k]
@@ -1888,8 +1886,7 @@ class MotionEventDetector:
         tau0 = t0 - t_a
         # (one still within its noise of the rest gives no direction: an onset flagged on
         # noise just before the stroke)
-        clear = np.linalg.norm(xa - self._start_xy[j], axis=1) > (
-            3.0 * self._sigma_of(j, a0) + self.settings.onset_min_mm)
+        clear = np.linalg.norm(xa - self._start_xy[j], axis=1) > self._noise_mm(j, a0)
         ok = (tt > tau0 + 1e-3) & clear
         if not np.any(ok):
             return None
@@ -1953,7 +1950,7 @@ class MotionEventDetector:
         if float(came @ into) < _PUSH_COS * dist * float(np.linalg.norm(into)):
             # its path only passes by: a contact if it grazed an object, bent away from it
             # (a puck along a row the cushion holds: the pawn never moves)
-            slack = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
+            slack = self._noise_mm(s, a)
             if not (miss > slack + self._sigma_of(s, a) and t_rest < tc) or handled[j]:
                 return None
             d_after = v / math.sqrt(qa)
@@ -2140,7 +2137,7 @@ class MotionEventDetector:
                 continue
             if self._cushion_recent(s, c, t_a + tc):
                 continue
-            slack = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
+            slack = self._noise_mm(s, a)
             if unsure_start and self._touches_resting(s, touch, slack):
                 continue  # (it may have come off that object: a row the cushion holds)
             if self._touches_resting(s, touch, slack, p0 + v * float(tt[k])):
@@ -2183,7 +2180,7 @@ class MotionEventDetector:
         along = rel @ way / length
         off = np.linalg.norm(rel - along[:, None] * way / length, axis=1)
         timed = length * (tt[on] - tau0) / (tau1 - tau0)
-        tol = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
+        tol = self._noise_mm(s, a)
         return bool(np.all((off <= tol) & (along >= timed / 1.5 - tol)
                            & (along <= 1.5 * timed + tol)))
 
@@ -2260,7 +2257,7 @@ class MotionEventDetector:
         # mover came back off the row a cushion holds, short of that cushion)
         gaps = self._nose_gaps(np.array([j]), p[None])[0]
         clear = {cu.name for cu, gap in zip(self.spec.cushions, gaps.tolist(), strict=True)
-                 if gap > 3.0 * self._sigma_of(j, a) + self.settings.onset_min_mm}
+                 if gap > self._noise_mm(j, a)}
         sid = int(self._ids[j])
         for ev, _ in list(self._pending):
             if (ev.kind is EventKind.CUSHION and ev.objects[0].id == sid
@@ -2431,28 +2428,31 @@ class MotionEventDetector:
                 continue
             if float(eval_velocity(coef, tc) @ n) >= 0:
                 continue
-            if (not self._folded_back(s, a, coef, k, float(tt[0]), xa[0]) if after is None
-                    else float(eval_velocity(after, tc) @ n) <= 0):
+            if after is None:
+                bounced = self._folded_back(s, a, k, eval_path(coef, float(tt[0])), xa[0])
+            else:
+                bounced = float(eval_velocity(after, tc) @ n) > 0
+            if not bounced:
                 continue
             if not self._cushion_recent(s, k, t_a + tc):
                 self._cushion_event(s, k, t_a + tc, a, p, conf * self._quality([s], a))
             found = True
         return found
 
-    def _folded_back(self, s: int, a: int, coef: np.ndarray, k: int, tau: float,
-                     xy: np.ndarray) -> bool:
-        """Whether slot ``s``'s one sighting ``xy`` at ``tau`` after its path ``coef``
-        crossed cushion ``k``'s touching line lies where that path, folded back at the
-        line, puts it: within half the way it went past the line (a bounce keeps the
-        motion along the cushion and loses some of that off it), or the noise."""
+    def _folded_back(self, s: int, a: int, k: int, p: np.ndarray, xy: np.ndarray,
+                     slack_mm: float | None = None) -> bool:
+        """Whether slot ``s``'s sighting ``xy`` at frame ``a`` lies where position ``p``,
+        over cushion ``k``'s touching line, folded back at that line puts it: within
+        ``slack_mm`` (default half the way ``p`` went past the line: a bounce keeps the
+        motion along the cushion and loses some of that off it), or the noise. False
+        when ``p`` is not over the line."""
         n = self._cush_n[k]
-        p = eval_path(coef, tau)
         past = float(self._radius[s]) - float((p - self._cush_a[k]) @ n)
         if past <= 0.0:
             return False
         mirror = p + 2.0 * past * n
-        return float(np.linalg.norm(xy - mirror)) <= max(
-            0.5 * past, 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm)
+        slack = 0.5 * past if slack_mm is None else slack_mm
+        return float(np.linalg.norm(xy - mirror)) <= max(slack, self._noise_mm(s, a))
 
     def _meets_cushion(self, s: int, coef: np.ndarray, tau0: float, tau1: float) -> bool:
         """Whether slot ``s``'s path ``coef`` reaches a cushion's nose in ``[tau0, tau1]``
@@ -2627,7 +2627,7 @@ class MotionEventDetector:
                     float(tt.max() - (t_on - t_a)), self._dt)
             else:
                 ballistic = float(c[0]) > s_.strike_min_speed_mm_s
-            gone = np.linalg.norm(rel, axis=1) > 3.0 * self._sigma_of(s, a) + s_.onset_min_mm
+            gone = np.linalg.norm(rel, axis=1) > self._noise_mm(s, a)
             if not ballistic and np.count_nonzero(gone) >= 2:
                 # mean speed between the first and last samples clear of the rest
                 k0, k1 = gone.nonzero()[0][[0, -1]]
@@ -2867,7 +2867,7 @@ class MotionEventDetector:
         fall in (``_jaw_touch``). (The bend may have begun a new segment: positions are
         taken across it.)"""
         tau, xy = self._samples(s, max(a_last - 6, int(self._first[s])), a_last, t_a)
-        tol = 3.0 * self._sigma_of(s, a) + self.settings.onset_min_mm
+        tol = self._noise_mm(s, a)
         r = float(self._radius[s])
         # (a run begins where it left rest, or where it last bounced off a cushion or a
         # ball: two sightings since make a run too)
