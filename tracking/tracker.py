@@ -652,11 +652,12 @@ class Tracker:
                 held = np.zeros(len(self.labels), dtype=bool)
                 held[self._label] = True
                 same[gone] |= ~held[lab[left_ob]][None, :]
-            for q, row in enumerate(left_tr.tolist()):
-                pend = self._pending_jumps.get(row)
-                read = self._read_as.get(row, None if pend is None else pend[3])
-                if read is not None:
-                    same[q] |= lab[left_ob] == read
+            if self._read_as or self._pending_jumps:  # (most frames: neither)
+                for q, row in enumerate(left_tr.tolist()):
+                    pend = self._pending_jumps.get(row)
+                    read = self._read_as.get(row, None if pend is None else pend[3])
+                    if read is not None:
+                        same[q] |= lab[left_ob] == read
             ok = (d_last <= reach[:, None]) & same
             if moving.any():
                 ok[moving] &= ~self._turned_back(left_tr[moving], z[left_ob], sigma[left_ob],
