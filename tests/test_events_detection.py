@@ -939,6 +939,38 @@ def test_pawn_that_meets_a_cushion_in_a_frame_that_misses_it_hits_that_cushion()
     assert [e.cushion for e in got] == ["left"] and abs(got[0].t_s - 1.400) < 0.02
 
 
+def test_puck_grazing_a_row_along_it_hits_the_pawn_it_turns_at_not_the_next():
+    # Novuss seed 1 shot 208: the puck runs along a row of black pawns the cushion holds,
+    # 37 mm over their centres, and bounces off pawn 15 at 0.513 s; its path in, run on,
+    # would have touched pawn 16 (the end of the row that flies off is past it) 5 ms
+    # later, but its paths in and out meet over pawn 15, clear of pawn 16
+    events = _recorded(NOVUSS, "puck_grazing_a_row_along_it_tracks.json")
+    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
+    assert [tuple(o.id for o in e.objects) for e in hits] == [(1, 15)]
+    assert abs(hits[0].t_s - 0.513) < 0.005
+
+
+def test_slow_puck_turning_a_frame_after_the_flagged_one_hits_the_pawn_at_the_turn():
+    # Novuss seed 1 shot 204: the puck (800 mm/s) comes in along a row of black pawns the
+    # cushion holds and turns at 0.617 s, half a frame after the frame its bend is flagged
+    # at; its path to that frame passes pawn 12 by 0.8 mm. Where its paths in and out
+    # meet, it touches pawn 13, whose side of the row flew off
+    events = _recorded(NOVUSS, "slow_puck_turning_at_a_row_junction_tracks.json")
+    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
+    assert [tuple(o.id for o in e.objects) for e in hits] == [(1, 13)]
+    assert abs(hits[0].t_s - 0.617) < 0.005
+
+
+def test_puck_turning_at_one_pawn_makes_no_contact_with_the_pawn_it_passes_by():
+    # Novuss seed 1 shot 240: the puck runs into red pawn 3 of a row the cushion holds and
+    # straight back; at the frame flagged its path passes pawn 2 by 8 mm, within the gate,
+    # but where it turned it lay 11 mm clear of pawn 2 and touching pawn 3
+    events = _recorded(NOVUSS, "puck_turning_at_a_pawn_beside_a_near_miss_tracks.json")
+    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
+    assert [tuple(o.id for o in e.objects) for e in hits] == [(1, 3)]
+    assert abs(hits[0].t_s - 1.001) < 0.005
+
+
 def test_ball_seen_once_off_a_cushion_before_a_gap_hits_it():
     # ball 5 meets the foot cushion at 2.5 m/s and is seen once after it, then lost for
     # four frames: no path after can be fitted, but that sighting lies where its path in,

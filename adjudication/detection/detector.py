@@ -1244,6 +1244,11 @@ class MotionEventDetector:
         # time, another that leaves rest frames sooner: the mover, turned by that one, may
         # drift on into it, and its start, judged when it comes, times that contact)
         cands = [c for c in cands if not self._drifted_into(c, cands, moving_before)]
+        # (a near miss of a held object, off which the striker bounced: the object touched
+        # where the striker turned)
+        turned = [self._at_turn(c, paths[c.i], a, t_a, self._window(a, c.i)[0], self._dt)
+                  if c.bounce_only and c.conf < 1.0 else c for c in cands]
+        cands = [c for c in turned if c is not None]
         deflected: dict[int, tuple[float, np.ndarray | None]] = {}
         # striker, and object hit -> their hit: a cushion either met before its next
         # sightings shows in its velocity after (``_rail_after_hit``)
@@ -1759,7 +1764,77 @@ class MotionEventDetector:
             np.linalg.norm(p - self._rest_xy[root]))
         if deep > 3.0 * self._sigma_of(j, a):
             return None
+        if self._turned_clear_of(j, k, root, coef, tt[~before], xa[~before], hit.t_s - t_a,
+                                 a):
+            return None
         return t_a + tc, p
+
+    def _turned_clear_of(self, j: int, k: int, root: int, coef: np.ndarray,
+                         tt: np.ndarray, xa: np.ndarray, t_hit: float, a: int) -> bool:
+        """Whether mover ``j``, seen coming back (sightings ``tt``, ``xa`` after its hit
+        on ``root``), turned where it touched ``root`` and lay clear of ``k``: its path in
+        ``coef`` and its line out meet where it turned. (A puck grazing a row along it
+        bounces off the first pawn it touches; its path in, run on, would have met the
+        next one a few ms later, a junction it never reached.)"""
+        turn = self._turn(j, a, coef, tt, xa, t_hit - self._dt, t_hit + self._dt)
+        if turn is None:
+            return False
+        b = turn[1]
+        gap_root = float(np.linalg.norm(b - self._rest_xy[root])) - float(
+            self._radius[j] + self._radius[root])
+        gap_k = float(np.linalg.norm(b - self._rest_xy[k])) - float(
+            self._radius[j] + self._radius[k])
+        return gap_k - gap_root > self._noise_mm(j, a)
+
+    def _turn(self, j: int, a: int, coef: np.ndarray, tt: np.ndarray, xa: np.ndarray,
+              lo: float, hi: float) -> tuple[float, np.ndarray] | None:
+        """When and where (within ``[lo, hi]``) mover ``j`` turned: where its path in
+        ``coef`` and the line through its first sightings after (``tt``, ``xa``, at least
+        two) meet. None when they do not meet within the noise (no clean turn seen)."""
+        if len(tt) < 2:
+            return None
+        out, _ = fit_path(tt[:4], xa[:4], 1)
+        tb, d = closest_approach(coef, out, lo, hi)
+        if d > self._noise_mm(j, a):
+            return None
+        return tb, eval_path(coef, tb)
+
+    def _at_turn(self, c: _Candidate, coef: np.ndarray, a: int, t_a: float,
+                 lo: float, hi: float) -> _Candidate | None:
+        """Near miss ``c`` of a held object, off which its striker bounced, checked against
+        where the striker turned (its paths in and out meet there, at the object hit): a
+        slow puck along a row turns a frame from the pawn its path passes nearest at the
+        frame flagged. Moved to the held object touched at the turn when that is clearly
+        another, dropped when its own object lies beyond the gate there, else timed at the
+        turn. Unchanged when no clean turn is seen, or none at a held object."""
+        gate = self.settings.contact_gate_mm
+        # (from the next frame when frame a's sighting still lies on the path in)
+        a_on = a + 1 if self._fits_a[c.i] else a
+        tt, xa = self._samples(c.i, a_on, a + self.settings.lag_frames, t_a)
+        turn = self._turn(c.i, a, coef, tt, xa, lo, hi)
+        rest = (self._mode == _REST).nonzero()[0]
+        rest = rest[rest != c.i]
+        if turn is None or not len(rest):
+            return c
+        tb, b = turn
+        rsum = self._radius[rest] + self._radius[c.i]
+        gaps = np.abs(np.linalg.norm(self._rest_xy[rest] - b, axis=1) - rsum)
+        m = int(np.argmin(gaps))
+        k, gap = int(rest[m]), float(gaps[m])
+        gap_j = abs(float(np.linalg.norm(self._rest_xy[c.j] - b)) - c.rsum_mm)
+        if gap > gate or not self._held(k):
+            return c
+        if k != c.j and gap_j - gap > self._noise_mm(c.i, a):
+            r = float(rsum[m])
+            conf = 1.0 if gap <= 0.0 else 0.8 * math.exp(-((gap / gate) ** 2))
+        elif gap_j > gate:
+            return None
+        else:
+            k, r, conf = c.j, c.rsum_mm, c.conf
+        # (timed where its path in touches that object, when it does, near the turn)
+        still = np.array([self._rest_xy[k], [0.0, 0.0], [0.0, 0.0]])
+        tc = first_touch(coef, still, r, lo, min(hi, tb + self._dt))
+        return _Candidate(tb if tc is None else tc, c.i, k, r, conf, True)
 
     def _pending_contact(self, s: int) -> tuple[Event, float] | None:
         """The pending contact (and its time's sigma) by which a mover struck resting slot
