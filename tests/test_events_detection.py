@@ -971,6 +971,17 @@ def test_puck_turning_at_one_pawn_makes_no_contact_with_the_pawn_it_passes_by():
     assert abs(hits[0].t_s - 1.001) < 0.005
 
 
+def test_puck_struck_along_a_row_grazes_the_pawn_where_it_turned():
+    # Novuss seed 0 shot 34: the puck, struck along a row of black pawns the cushion
+    # holds, grazes pawn 10 20 ms after the stroke, seen once on its way in; its line
+    # after, run back, cuts pawn 11's touching circle too (by its noise) and left that one
+    # last, but its way in from its rest meets that line over pawn 10
+    events = _recorded(NOVUSS, "puck_struck_along_a_row_grazing_a_pawn_tracks.json")
+    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
+    assert [tuple(o.id for o in e.objects) for e in hits] == [(1, 10)]
+    assert abs(hits[0].t_s - 0.445) < 0.008
+
+
 def test_ball_seen_once_off_a_cushion_before_a_gap_hits_it():
     # ball 5 meets the foot cushion at 2.5 m/s and is seen once after it, then lost for
     # four frames: no path after can be fitted, but that sighting lies where its path in,

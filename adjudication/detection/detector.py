@@ -2007,6 +2007,11 @@ class MotionEventDetector:
         else:
             return None
         m = int(np.argmax(np.where(ok, tau, -np.inf)))
+        if k == 1:
+            # (seen once on its way in: the turn, where that way and the line after
+            # cross, lies at the object it touched; the line, run back, may cut the
+            # circle of the next one along a row by its noise)
+            m = self._touched_at_turn(s, a, xa[0], p0, v, rest, big_r, ok, m)
         j, tc = int(rest[m]), float(tau[m])
         if widen > 0.0:  # (the touch: where it came nearest)
             rel = self._rest_xy[j] - p0
@@ -2053,6 +2058,24 @@ class MotionEventDetector:
         if t_rest > tc and miss < self._radius[s] and not went_in:
             return None
         return j, tc, touch, 0.7
+
+    def _touched_at_turn(self, s: int, a: int, seen_in: np.ndarray, p0: np.ndarray, v: np.ndarray,
+                         rest: np.ndarray, big_r: np.ndarray, ok: np.ndarray, m: int) -> int:
+        """Of resting objects ``rest`` (touching distances ``big_r``) whose circles the
+        striker's line after (``p0 + v tau``) leaves (``ok``), the one it touched where
+        it turned: where its way in, from its rest through its sighting ``seen_in``, meets
+        that line. ``m`` when the two do not cross, or that one is no clearer."""
+        u = seen_in - self._rest_xy[s]
+        det = float(u[0] * v[1] - u[1] * v[0])
+        if abs(det) < 1e-9 * float(np.linalg.norm(u) * np.linalg.norm(v)) + 1e-12:
+            return m  # (parallel: no turn)
+        d = p0 - self._rest_xy[s]
+        lam = float(d[0] * v[1] - d[1] * v[0]) / det
+        b = self._rest_xy[s] + lam * u
+        gaps = np.abs(np.linalg.norm(self._rest_xy[rest] - b, axis=1) - big_r)
+        best = int(np.argmin(np.where(ok, gaps, np.inf)))
+        clear = float(gaps[m] - gaps[best]) > self._noise_mm(s, a)
+        return best if lam > 0.0 and clear else m
 
     def _hit_before_seen(self, s: int, t_on: float, a: int, t_a: float, tt: np.ndarray,
                          xa: np.ndarray) -> tuple[int, float, np.ndarray, float] | None:
