@@ -982,6 +982,17 @@ def test_puck_struck_along_a_row_grazes_the_pawn_where_it_turned():
     assert abs(hits[0].t_s - 0.445) < 0.008
 
 
+def test_puck_into_a_row_junction_hits_the_pawn_whose_side_flew_off():
+    # Novuss seed 1 shot 230: the puck, struck at 2 m/s, bounces off the row of black
+    # pawns between two frames, where pawns 12 and 13 touch; no bend is seen, only the
+    # far end of the row (pawn 17) flying off. Its path in touches both; 12 first, but a
+    # push into 12 from the puck goes the other way along the row: it hit 13
+    events = _recorded(NOVUSS, "puck_into_a_row_junction_at_the_stroke_tracks.json")
+    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
+    assert [tuple(o.id for o in e.objects) for e in hits] == [(1, 13)]
+    assert abs(hits[0].t_s - 0.4525) < 0.005
+
+
 def test_ball_seen_once_off_a_cushion_before_a_gap_hits_it():
     # ball 5 meets the foot cushion at 2.5 m/s and is seen once after it, then lost for
     # four frames: no path after can be fitted, but that sighting lies where its path in,

@@ -2311,7 +2311,7 @@ class MotionEventDetector:
         touch = self._touching(rest, self._rest_xy[rest])
         pos = {int(k): m for m, k in enumerate(rest.tolist())}
         lo = self._window(a)[0] - 2.0 * self._dt
-        best: tuple[float, float, int, int] | None = None
+        found: list[tuple[float, float, int, int, int]] = []
         for s in waiting:
             if s not in pos:
                 continue
@@ -2335,11 +2335,24 @@ class MotionEventDetector:
                         score = dmin - r
                         if score > self.settings.contact_gate_mm:
                             continue
-                    if best is None or (score, tc) < best[:2]:
-                        best = (score, tc, j, k)  # the nearest, then the first reached
-        if best is None:
+                    found.append((score, tc, j, k, s))
+        if not found:
             return False
-        _, tc, j, k = best
+        # the nearest, then, of those the path touched, the first reached whose push,
+        # along the line from the mover, goes on to the start (a puck into the junction
+        # of two pawns touches both within the noise: the side that flew off tells)
+        found.sort(key=lambda f: f[:2])
+        ties = [f for f in found if f[0] <= found[0][0]]
+        best = ties[0]
+        for f in ties:
+            line = self._rest_xy[f[3]] - eval_path(paths[f[2]], f[1])
+            parents, _ = self._impulse_spread(
+                pos[f[3]], line / max(float(np.linalg.norm(line)), 1e-9),
+                self._rest_xy[rest], touch)
+            if pos[f[4]] in parents:
+                best = f
+                break
+        _, tc, j, k, _ = best
         key = (min(j, k), max(j, k))
         if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
             return False
