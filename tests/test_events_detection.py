@@ -993,6 +993,16 @@ def test_puck_into_a_row_junction_hits_the_pawn_whose_side_flew_off():
     assert abs(hits[0].t_s - 0.4525) < 0.005
 
 
+def test_ball_meeting_another_just_after_the_frame_its_bend_is_flagged_at_hits_it():
+    # pool seed 0 shot 124: the cue ball (2 m/s) meets ball 12 (1.3 m/s, head on) at
+    # 1.320 s, 20 ms after the frame its bend is flagged at, whose sighting still lies on
+    # its path in; their paths do not touch before that frame, but do before the next
+    events = _recorded(POOL, "cue_ball_meeting_a_ball_just_after_a_frame_tracks.json")
+    hits = [e for e in of(events, EventKind.CONTACT) if e.labels == ("cue_ball", "ball_12")]
+    assert [round(e.t_s, 1) for e in hits] == [0.7, 1.3]
+    assert abs(hits[1].t_s - 1.320) < 0.005
+
+
 def test_ball_seen_once_off_a_cushion_before_a_gap_hits_it():
     # ball 5 meets the foot cushion at 2.5 m/s and is seen once after it, then lost for
     # four frames: no path after can be fitted, but that sighting lies where its path in,

@@ -1155,6 +1155,7 @@ class MotionEventDetector:
         moving_before = {int(k) for k in have if self._mode[k] == _MOVING}
         cands: list[_Candidate] = []
         seen_pairs: set[tuple[int, int]] = set()
+        late_hits: set[int] = set()  # strikers with a touch found past frame a
         for i in triggers:
             if i not in paths:
                 continue
@@ -1172,9 +1173,14 @@ class MotionEventDetector:
                     missed += self._dt
                     k += 1
             reach = (0.5 * self._dt if fast else 0.0) + missed
+            # (a bend flagged at a whose own sighting lies on the path in came after a: a
+            # touch its path reaches before the next sighting is a candidate too)
+            late = 0.0
+            if bend[i] and self._fits_a[i] and self._shot_on and a + 1 < self._n:
+                late = max(self._T(self._next_seen(i, a)) - t_a - reach, 0.0)
             dist = np.linalg.norm(pos - pos[ii][None], axis=2).min(axis=1)
-            if reach > 0.0:
-                pos_ext = at(np.linspace(tau1, tau1 + reach, 4))
+            if reach + late > 0.0:
+                pos_ext = at(np.linspace(tau1, tau1 + reach + late, 4))
                 dist = np.minimum(dist, np.linalg.norm(pos_ext - pos_ext[ii][None],
                                                        axis=2).min(axis=1))
             rsum = self._radius[have] + self._radius[i]
@@ -1207,6 +1213,16 @@ class MotionEventDetector:
                 ci, cj = paths[i], paths[j]
                 r = float(rsum[jj])
                 tc = first_touch(ci, cj, r, tau0, tau1 + reach)
+                if tc is None and late > 0.0 and j in moving_before:
+                    # (only with another mover: a resting one hit starts, and its start
+                    # times the hit; a held one's bounce is the striker's alone, and its
+                    # path in, run on a frame, may pass any)
+                    tc = first_touch(ci, cj, r, tau1 + reach, tau1 + reach + late)
+                    if tc is not None and self._turned_then(i, a, t_a, ci, tc, tau1,
+                                                            tau1 + reach + late):
+                        late_hits.add(i)
+                    else:
+                        tc = None
                 conf = 1.0
                 if tc is None:
                     if exact_only:
@@ -1235,6 +1251,10 @@ class MotionEventDetector:
                     continue  # (a slowing path run past its stop turns back: no motion)
                 seen_pairs.add(key)
                 cands.append(_Candidate(tc, i, j, r, conf, bounce_only, cradle))
+        # (a touch past frame a stands only for a striker that touched nothing within the
+        # window: one turned there went on another way)
+        cands = [c for c in cands if not (c.i in late_hits and c.tc > 0.0 and any(
+            o.tc <= 0.0 and o.conf >= 1.0 and c.i in (o.i, o.j) for o in cands))]
         # (a near miss passing a hit on through a resting object is no contact where the
         # striker's path touches another object in the same frame: that touch started it)
         touched = [c for c in cands if c.conf == 1.0 and not c.cradle]
@@ -1785,6 +1805,15 @@ class MotionEventDetector:
         gap_k = float(np.linalg.norm(b - self._rest_xy[k])) - float(
             self._radius[j] + self._radius[k])
         return gap_k - gap_root > self._noise_mm(j, a)
+
+    def _turned_then(self, i: int, a: int, t_a: float, ci: np.ndarray, tc: float,
+                     lo: float, hi: float) -> bool:
+        """Whether striker ``i`` (path in ``ci``) turned within ``[lo, hi]``, within a
+        quarter frame of ``tc``: its line out from the next frame that sees it meets its
+        path in then."""
+        tt, xa = self._samples(i, self._next_seen(i, a), a + self.settings.lag_frames, t_a)
+        turn = self._turn(i, a, ci, tt, xa, lo, hi)
+        return turn is not None and abs(turn[0] - tc) <= 0.25 * self._dt
 
     def _turn(self, j: int, a: int, coef: np.ndarray, tt: np.ndarray, xa: np.ndarray,
               lo: float, hi: float) -> tuple[float, np.ndarray] | None:
