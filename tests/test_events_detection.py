@@ -1003,6 +1003,16 @@ def test_ball_meeting_another_just_after_the_frame_its_bend_is_flagged_at_hits_i
     assert abs(hits[1].t_s - 1.320) < 0.005
 
 
+def test_slow_ball_into_a_cushion_by_a_pocket_hits_it_past_the_cushion_nose_end():
+    # pool seed 1 shot 253: ball 3 creeps (50 mm/s across) into the right head cushion
+    # and back off it, its centre 12 mm past the end of the cushion's straight nose by
+    # the side pocket: its edge still meets the cushion there
+    events = _recorded(POOL, "slow_ball_into_a_cushion_end_by_the_side_pocket_tracks.json")
+    got = of(events, EventKind.CUSHION)
+    assert [(e.labels, e.cushion) for e in got] == [(("ball_3",), "right_head")]
+    assert abs(got[0].t_s - 3.621) < 0.05
+
+
 def test_ball_seen_once_off_a_cushion_before_a_gap_hits_it():
     # ball 5 meets the foot cushion at 2.5 m/s and is seen once after it, then lost for
     # four frames: no path after can be fitted, but that sighting lies where its path in,

@@ -1381,7 +1381,7 @@ class MotionEventDetector:
             if t_cu is None:
                 continue
             p = eval_path(after, t_cu)
-            if not self._beside_cushion(k, p) or self._cushion_recent(s, k, t_a + t_cu):
+            if not self._beside_cushion(k, p, r) or self._cushion_recent(s, k, t_a + t_cu):
                 continue
             self._cushion_event(s, k, t_a + t_cu, a, p, 0.8 * self._quality([s], a))
             return True
@@ -1458,7 +1458,7 @@ class MotionEventDetector:
                     if t_cu is None:  # (it got there at least as fast as it came back)
                         t_cu = tc + max(gap0, 0.0) / max(float(np.linalg.norm(v_a)), 1.0)
                     p = p_c - max(gap0, 0.0) * nk
-                    if self._beside_cushion(k, p):
+                    if self._beside_cushion(k, p, r):
                         self._cushion_event(s, k, t_a + t_cu, a, p,
                                             0.8 * self._quality([s], a))
                         return True
@@ -1480,7 +1480,7 @@ class MotionEventDetector:
                     3.0 * sig + s_.cushion_gate_mm):
                 continue  # (the path after does not come off that cushion there)
             p = p_c + (v_b - push * n) * (t_cu - tc)
-            if not self._beside_cushion(k, p):
+            if not self._beside_cushion(k, p, r):
                 continue
             self._cushion_event(s, k, t_a + t_cu, a, p, 0.8 * self._quality([s], a))
             return True
@@ -2639,7 +2639,8 @@ class MotionEventDetector:
             if self._cushion_recent(s, int(k), t_a + tc):
                 continue
             p = eval_path(coef[m], tc)
-            if not self._beside_cushion(int(k), p):
+            # (its edge meets the rubber up to a radius past the straight nose's end)
+            if not self._beside_cushion(int(k), p, float(r[m])):
                 continue
             tt, xa = self._samples(s, a, a + look, t_a)
             if len(tt) < 2:
@@ -2653,8 +2654,11 @@ class MotionEventDetector:
             after, _ = fit_path(tt, xa, 1 if len(tt) < 4 or straight else 2)
             gap = float((eval_path(after, tc) - self._cush_a[k]) @ n) - float(r[m])
             v_out = float(eval_velocity(after, tc) @ n)
-            # (slower ones are objects sliding along the cushion, or noise)
-            out = v_out >= (-_SCAN_OUT_MM_S if v_in >= _SCAN_FIRM_IN_MM_S else _SCAN_OUT_MM_S)
+            # (slower ones are objects sliding along the cushion, or noise; a firm stop
+            # counts only on the straight nose: past its end, by a pocket, a ball that
+            # stops coming in rolls on into the mouth)
+            firm = v_in >= _SCAN_FIRM_IN_MM_S and self._beside_cushion(int(k), p)
+            out = v_out >= (-_SCAN_OUT_MM_S if firm else _SCAN_OUT_MM_S)
             if abs(gap) > s_.cushion_gate_mm and v_out > v_in >= _SCAN_FIRM_IN_MM_S:
                 # it left faster than its path in came, as no cushion sends a ball: that
                 # path, fitted from the frame it was struck in, runs slow and late (a break
@@ -2682,7 +2686,7 @@ class MotionEventDetector:
         q = eval_path(after, tl)
         n = self._cush_n[k]
         along = abs(float((q - met) @ np.array([-n[1], n[0]])))
-        if along > self.settings.cushion_gate_mm or not self._beside_cushion(k, q):
+        if along > self.settings.cushion_gate_mm or not self._beside_cushion(k, q, r):
             return None
         return tl, q
 
