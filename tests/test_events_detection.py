@@ -1013,6 +1013,18 @@ def test_slow_ball_into_a_cushion_by_a_pocket_hits_it_past_the_cushion_nose_end(
     assert abs(got[0].t_s - 3.621) < 0.05
 
 
+def test_slow_ball_rolling_across_a_side_pocket_mouth_bounces_off_the_far_jaw():
+    # pool seed 0 shot 173: ball 8 rolls (190 mm/s) across the left side pocket's mouth,
+    # 9 mm inside the cushions' touching line, into the rounded end of the left foot
+    # cushion, and off it back onto the table; too gentle a turn to flag as a bend, it is
+    # found where the path meets the jaw and the motion after leaves it
+    events = _recorded(POOL, "slow_ball_across_a_side_pocket_into_the_far_jaw_tracks.json")
+    got = [e for e in of(events, EventKind.CUSHION) if e.t_s > 3.5]
+    assert [(e.labels, e.cushion) for e in got] == [(("ball_8",), "left_foot")]
+    assert abs(got[0].t_s - 3.731) < 0.01
+    assert not of(events, EventKind.POCKET)
+
+
 def test_ball_seen_once_off_a_cushion_before_a_gap_hits_it():
     # ball 5 meets the foot cushion at 2.5 m/s and is seen once after it, then lost for
     # four frames: no path after can be fitted, but that sighting lies where its path in,

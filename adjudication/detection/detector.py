@@ -114,6 +114,9 @@ _SCAN_OUT_MM_S = 15.0
 #: A path into a cushion this fast (mm/s) that stops there met it, out again or not: it
 #: could not stop short of the nose by friction alone.
 _SCAN_FIRM_IN_MM_S = 150.0
+#: The path scan tests a pocket's jaw for a bounce when a path ends within this (mm)
+#: beyond touching it.
+_JAW_SCAN_MM = 20.0
 #: Objects resting closer than this (mm, between their edges) touch: a push passes from
 #: one to the other at once (a rack, a Novuss row).
 _TOUCH_GAP_MM = 3.0
@@ -2577,7 +2580,46 @@ class MotionEventDetector:
             if not self._cushion_recent(s, k, t_a + tc):
                 self._cushion_event(s, k, t_a + tc, a, p, conf * self._quality([s], a))
             found = True
+        if not found and after is not None:
+            found = self._off_a_jaw(s, a, coef, after, tau0, tau1 + reach, t_a)
         return found
+
+    def _jaw_scan(self, sl: np.ndarray, coef: np.ndarray, a: int, look: int, t_a: float,
+                  tau0: float) -> None:
+        """``_cushion_scan`` for the pockets' jaws: a path (fitted before frame ``a``)
+        that ends by a jaw point, tested with the motion fitted after (a line: over a few
+        frames friction bends no path by a mm)."""
+        near = np.linalg.norm(coef[:, None, 0] - self._jaws.xy[None], axis=2) < (
+            self._radius[sl][:, None] + _JAW_SCAN_MM)
+        for m in near.any(axis=1).nonzero()[0].tolist():
+            s = int(sl[m])
+            tt, xa = self._samples(s, a, a + look, t_a)
+            if len(tt) >= 2:
+                self._off_a_jaw(s, a, coef[m], fit_path(tt, xa, 1)[0], tau0, 0.0, t_a)
+
+    def _off_a_jaw(self, s: int, a: int, coef: np.ndarray, after: np.ndarray, tau0: float,
+                   tau1: float, t_a: float) -> bool:
+        """A bounce off a pocket's jaw (the rounded end of a cushion at the mouth): the
+        path in ``coef`` touches the jaw point in ``[tau0, tau1]`` and the motion after
+        leaves it (a ball rolling across a side pocket's mouth into the far jaw)."""
+        jaws = self._jaws
+        r = float(self._radius[s])
+        still = np.zeros((3, 2))
+        for j in range(len(jaws.xy)):
+            still[0] = jaws.xy[j]
+            tc = first_touch(coef, still, r, tau0, tau1)
+            if tc is None:
+                continue
+            p = eval_path(coef, tc)
+            nrm = (p - jaws.xy[j]) / r
+            v_in = float(eval_velocity(coef, tc) @ nrm)
+            if -v_in < _SCAN_IN_MM_S or float(eval_velocity(after, tc) @ nrm) <= 0.0:
+                continue
+            k = int(jaws.cushion[j])
+            if not self._cushion_recent(s, k, t_a + tc):
+                self._cushion_event(s, k, t_a + tc, a, p, 0.8 * self._quality([s], a))
+            return True
+        return False
 
     def _folded_back(self, s: int, a: int, k: int, p: np.ndarray, xy: np.ndarray,
                      slack_mm: float | None = None) -> bool:
@@ -2619,6 +2661,8 @@ class MotionEventDetector:
         # (from frame a - 2: refitted each frame, a slow path's root may move back past
         # frame a - 1 before a fit puts it before frame a)
         tau0 = self._T(a - 2) - t_a if self._analysed >= 2 else self._T(a - 1) - t_a
+        if len(self._jaws.xy):
+            self._jaw_scan(sl, coef, a, look, t_a, tau0)
         # signed distance beyond one radius: q0 + q1 tau + q2 tau^2, (M, C)
         q0 = np.einsum("mcx,cx->mc", coef[:, 0, None] - self._cush_a[None], self._cush_n)
         q0 = q0 - r[:, None]
