@@ -56,6 +56,7 @@ from adjudication.detection.fitting import (
     line_touch,
     onset_time,
     shift_path,
+    still_path,
 )
 from adjudication.detection.settings import DetectorSettings
 from adjudication.detection.zones import _phi, signed_depth_mm
@@ -714,7 +715,7 @@ class MotionEventDetector:
         explained: set[int] = set()
         if triggers:
             for s in (*rest.tolist(), *vanished.nonzero()[0].tolist()):
-                paths.setdefault(s, np.array([self._rest_xy[s], [0.0, 0.0], [0.0, 0.0]]))
+                paths.setdefault(s, still_path(self._rest_xy[s]))
             explained = self._causes(a, triggers, paths, onset, bend, soon, t_a, fitted)
             for i in triggers:
                 if bend[i] and i not in explained and self._premature(i, a, t_a):
@@ -1773,7 +1774,7 @@ class MotionEventDetector:
             gap = float(np.linalg.norm(self._rest_xy[k] - p)) - r
             return (hit.t_s, p) if gap < 3.0 * self._sigma_of(j, a) else None
         coef, _ = fit_path(tt[before], xa[before], 2 if n >= 4 else 1)
-        still = np.array([self._rest_xy[k], [0.0, 0.0], [0.0, 0.0]])
+        still = still_path(self._rest_xy[k])
         lo, hi = hit.t_s - t_a - self._dt, hit.t_s - t_a + _JUNCTION_LATE_S
         tc = first_touch(coef, still, r, lo, hi)
         if tc is None:
@@ -1864,7 +1865,7 @@ class MotionEventDetector:
         else:
             k, r, conf = c.j, c.rsum_mm, c.conf
         # (timed where its path in touches that object, when it does, near the turn)
-        still = np.array([self._rest_xy[k], [0.0, 0.0], [0.0, 0.0]])
+        still = still_path(self._rest_xy[k])
         tc = first_touch(coef, still, r, lo, min(hi, tb + self._dt))
         return _Candidate(tb if tc is None else tc, c.i, k, r, conf, True)
 
@@ -2354,7 +2355,7 @@ class MotionEventDetector:
                 comp.update(frontier)
             for m in comp - {pos[s]}:
                 k = int(rest[m])
-                still = np.array([self._rest_xy[k], [0.0, 0.0], [0.0, 0.0]])
+                still = still_path(self._rest_xy[k])
                 for j in movers:
                     lo_j = self._since_start(j, lo, t_a)
                     if lo_j >= 0.0:
@@ -2416,7 +2417,7 @@ class MotionEventDetector:
         left rest this very frame (the stroke itself) move from their rest position."""
         t_on = float(self._t_start[s])
         tau0, tau1, _ = self._window(a, s)
-        rest = np.array([self._rest_xy[s], [0.0, 0.0], [0.0, 0.0]])
+        rest = still_path(self._rest_xy[s])
         tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
         u = xa[0] - self._rest_xy[s] if len(tt) else np.zeros(2)
         u = u / max(float(np.linalg.norm(u)), 1e-9)
@@ -2604,10 +2605,8 @@ class MotionEventDetector:
         leaves it (a ball rolling across a side pocket's mouth into the far jaw)."""
         jaws = self._jaws
         r = float(self._radius[s])
-        still = np.zeros((3, 2))
         for j in range(len(jaws.xy)):
-            still[0] = jaws.xy[j]
-            tc = first_touch(coef, still, r, tau0, tau1)
+            tc = first_touch(coef, still_path(jaws.xy[j]), r, tau0, tau1)
             if tc is None:
                 continue
             p = eval_path(coef, tc)
@@ -2934,7 +2933,7 @@ class MotionEventDetector:
             p_last = xy[-1] if len(xy) else self._rest_xy[s]
             k = int(np.argmin(np.linalg.norm(self._pock_c - p_last, axis=1)))
             tc = None
-            pc = np.array([self._pock_c[k], [0.0, 0.0], [0.0, 0.0]])  # (still)
+            pc = still_path(self._pock_c[k])
             if coef is not None:
                 tc = first_touch(coef, pc, float(self._pock_r[k]), tau0, 0.0)
             t_ev = t_a + tc if tc is not None else t_a + tau0 / 2
@@ -2998,9 +2997,8 @@ class MotionEventDetector:
             tc = None
             if len(tt) >= 2:
                 coef = fit_path(tt, xa, 1)[0]
-                tc = first_touch(coef, np.array([rest, [0.0, 0.0], [0.0, 0.0]]),
-                                 float(self._radius[m] + self._radius[s]), tau0 - self._dt,
-                                 tau1)
+                tc = first_touch(coef, still_path(rest), float(self._radius[m] + self._radius[s]),
+                                 tau0 - self._dt, tau1)
                 p = eval_path(coef, tc if tc is not None else 0.5 * (tau0 + tau1))
             else:
                 p = self._xy[m, col]
@@ -3115,10 +3113,8 @@ class MotionEventDetector:
         if not len(jaws.xy):
             return None
         best: tuple[float, int, np.ndarray] | None = None
-        still = np.zeros((2, 2))  # (a jaw as a path that does not move)
         for j in range(len(jaws.xy)):
-            jaw = np.concatenate([jaws.xy[j][None], still])
-            tc = first_touch(line, jaw, r, tau0, tau1)
+            tc = first_touch(line, still_path(jaws.xy[j]), r, tau0, tau1)
             if tc is not None:
                 v = line[1] / max(float(np.linalg.norm(line[1])), 1e-9)
                 rel = jaws.xy[j] - line[0]
@@ -3136,7 +3132,7 @@ class MotionEventDetector:
         if best is None:
             return None
         for k in range(len(self._pock_c)):
-            pc = np.array([self._pock_c[k], [0.0, 0.0], [0.0, 0.0]])
+            pc = still_path(self._pock_c[k])
             tin = first_touch(line, pc, float(self._pock_r[k]), tau0, best[0])
             if tin is not None:
                 return None  # (it fell in before it reached the jaw)

@@ -89,6 +89,14 @@ def eval_velocity(coef: np.ndarray, tau_s: np.ndarray | float) -> np.ndarray:
     return out
 
 
+def still_path(xy_mm: np.ndarray) -> np.ndarray:
+    """The path ``(3, 2)`` of an object that does not move from ``xy_mm`` (a resting
+    object, a pocket's jaw or centre), for ``first_touch`` and ``closest_approach``."""
+    out = np.zeros((3, 2))
+    out[0] = xy_mm
+    return out
+
+
 def shift_path(coef: np.ndarray, dt_s: float) -> np.ndarray:
     """The same path with its reference time moved later by ``dt_s``."""
     c0 = coef[0] + coef[1] * dt_s + coef[2] * dt_s**2
