@@ -939,15 +939,20 @@ def test_pawn_that_meets_a_cushion_in_a_frame_that_misses_it_hits_that_cushion()
     assert [e.cushion for e in got] == ["left"] and abs(got[0].t_s - 1.400) < 0.02
 
 
+def _puck_hits(name):
+    """The puck's contacts, (ids, time), in recorded Novuss tracks tests/data/``name``."""
+    return [(tuple(o.id for o in e.objects), e.t_s)
+            for e in of(_recorded(NOVUSS, name), EventKind.CONTACT) if e.labels[0] == "puck"]
+
+
 def test_puck_grazing_a_row_along_it_hits_the_pawn_it_turns_at_not_the_next():
     # Novuss seed 1 shot 208: the puck runs along a row of black pawns the cushion holds,
     # 37 mm over their centres, and bounces off pawn 15 at 0.513 s; its path in, run on,
     # would have touched pawn 16 (the end of the row that flies off is past it) 5 ms
     # later, but its paths in and out meet over pawn 15, clear of pawn 16
-    events = _recorded(NOVUSS, "puck_grazing_a_row_along_it_tracks.json")
-    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
-    assert [tuple(o.id for o in e.objects) for e in hits] == [(1, 15)]
-    assert abs(hits[0].t_s - 0.513) < 0.005
+    hits = _puck_hits("puck_grazing_a_row_along_it_tracks.json")
+    assert [ids for ids, _ in hits] == [(1, 15)]
+    assert abs(hits[0][1] - 0.513) < 0.005
 
 
 def test_slow_puck_turning_a_frame_after_the_flagged_one_hits_the_pawn_at_the_turn():
@@ -955,20 +960,18 @@ def test_slow_puck_turning_a_frame_after_the_flagged_one_hits_the_pawn_at_the_tu
     # cushion holds and turns at 0.617 s, half a frame after the frame its bend is flagged
     # at; its path to that frame passes pawn 12 by 0.8 mm. Where its paths in and out
     # meet, it touches pawn 13, whose side of the row flew off
-    events = _recorded(NOVUSS, "slow_puck_turning_at_a_row_junction_tracks.json")
-    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
-    assert [tuple(o.id for o in e.objects) for e in hits] == [(1, 13)]
-    assert abs(hits[0].t_s - 0.617) < 0.005
+    hits = _puck_hits("slow_puck_turning_at_a_row_junction_tracks.json")
+    assert [ids for ids, _ in hits] == [(1, 13)]
+    assert abs(hits[0][1] - 0.617) < 0.005
 
 
 def test_puck_turning_at_one_pawn_makes_no_contact_with_the_pawn_it_passes_by():
     # Novuss seed 1 shot 240: the puck runs into red pawn 3 of a row the cushion holds and
     # straight back; at the frame flagged its path passes pawn 2 by 8 mm, within the gate,
     # but where it turned it lay 11 mm clear of pawn 2 and touching pawn 3
-    events = _recorded(NOVUSS, "puck_turning_at_a_pawn_beside_a_near_miss_tracks.json")
-    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
-    assert [tuple(o.id for o in e.objects) for e in hits] == [(1, 3)]
-    assert abs(hits[0].t_s - 1.001) < 0.005
+    hits = _puck_hits("puck_turning_at_a_pawn_beside_a_near_miss_tracks.json")
+    assert [ids for ids, _ in hits] == [(1, 3)]
+    assert abs(hits[0][1] - 1.001) < 0.005
 
 
 def test_puck_struck_along_a_row_grazes_the_pawn_where_it_turned():
@@ -976,10 +979,9 @@ def test_puck_struck_along_a_row_grazes_the_pawn_where_it_turned():
     # holds, grazes pawn 10 20 ms after the stroke, seen once on its way in; its line
     # after, run back, cuts pawn 11's touching circle too (by its noise) and left that one
     # last, but its way in from its rest meets that line over pawn 10
-    events = _recorded(NOVUSS, "puck_struck_along_a_row_grazing_a_pawn_tracks.json")
-    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
-    assert [tuple(o.id for o in e.objects) for e in hits] == [(1, 10)]
-    assert abs(hits[0].t_s - 0.445) < 0.008
+    hits = _puck_hits("puck_struck_along_a_row_grazing_a_pawn_tracks.json")
+    assert [ids for ids, _ in hits] == [(1, 10)]
+    assert abs(hits[0][1] - 0.445) < 0.008
 
 
 def test_puck_into_a_row_junction_hits_the_pawn_whose_side_flew_off():
@@ -987,10 +989,9 @@ def test_puck_into_a_row_junction_hits_the_pawn_whose_side_flew_off():
     # pawns between two frames, where pawns 12 and 13 touch; no bend is seen, only the
     # far end of the row (pawn 17) flying off. Its path in touches both; 12 first, but a
     # push into 12 from the puck goes the other way along the row: it hit 13
-    events = _recorded(NOVUSS, "puck_into_a_row_junction_at_the_stroke_tracks.json")
-    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
-    assert [tuple(o.id for o in e.objects) for e in hits] == [(1, 13)]
-    assert abs(hits[0].t_s - 0.4525) < 0.005
+    hits = _puck_hits("puck_into_a_row_junction_at_the_stroke_tracks.json")
+    assert [ids for ids, _ in hits] == [(1, 13)]
+    assert abs(hits[0][1] - 0.4525) < 0.005
 
 
 def test_ball_meeting_another_just_after_the_frame_its_bend_is_flagged_at_hits_it():
