@@ -2948,10 +2948,21 @@ class MotionEventDetector:
                                     max(-t_off, self._dt))
                 if dt_in is not None:
                     t_ev, p = t_a + t_off + dt_in, eval_path(way, dt_in)
+                    if self._lines:  # (the lines it crossed on its way off that cushion)
+                        self._crossings_on_way(s, way, max(tau0 - t_off, 0.0), dt_in,
+                                               t_a + t_off, a, conf, p_last)
+                        tc = min(tc, t_off) if tc is not None else None
                 elif t_ev < t_a + t_off:
                     t_ev, p = t_a + t_off, p_off
-            if coef is not None and tc is not None and self._lines:
-                self._crossings_on_way(s, coef, tau0, tc, t_a, a, conf)
+            if coef is not None and tc is not None and tc > tau0 and self._lines:
+                self._crossings_on_way(s, coef, tau0, tc, t_a, a, conf, p_last)
+            elif tc is None and off is None and self._lines and tau0 < 0:
+                # (a path that does not reach it, or none: knocked from rest, or off a
+                # cushion unseen; the straight way from its last place to the pocket, at
+                # an even pace up to this frame)
+                way = np.array([p_last, (self._pock_c[k] - p_last) / -tau0, [0.0, 0.0]])
+                self._crossings_on_way(s, way, 0.0, -tau0, t_a + tau0, a, 0.5 * conf,
+                                       p_last)
             self._event(EventKind.POCKET, t_ev, a, refs, p, conf,
                         pocket=self.spec.pockets[k].name)
             return False
@@ -2974,11 +2985,12 @@ class MotionEventDetector:
         return False
 
     def _knocked_unseen(self, s: int, a_last: int, a: int, t_a: float
-                        ) -> tuple[int, float, np.ndarray] | None:
+                        ) -> tuple[int, float, np.ndarray, float] | None:
         """The mover that came to resting slot ``s``'s place after it was last seen (frame
         ``a_last``) and before the tracker gave it up for knocked off the surface (a blur
         the detector missed): (mover, contact time relative to ``t_a``, mover's position
-        then) at its first approach within touching (and the contact gate), or None."""
+        then, its speed in mm/s: inf when unknown) at its first approach within touching
+        (and the contact gate), or None."""
         rest = self._rest_xy[s]
         h = self._hist
         for k in range(a_last + 1, a + 1):
@@ -2994,26 +3006,28 @@ class MotionEventDetector:
             m = int(cand[np.argmin(gap)])
             tt, xa = self._samples(m, k - 1, k + 1, t_a)
             tau0, tau1 = self._T(k - 1) - t_a, self._T(k) - t_a
-            tc = None
+            tc, v_mm_s = None, math.inf
             if len(tt) >= 2:
                 coef = fit_path(tt, xa, 1)[0]
                 tc = first_touch(coef, still_path(rest), float(self._radius[m] + self._radius[s]),
                                  tau0 - self._dt, tau1)
                 p = eval_path(coef, tc if tc is not None else 0.5 * (tau0 + tau1))
+                v_mm_s = float(np.linalg.norm(coef[1]))
             else:
                 p = self._xy[m, col]
             tc = 0.5 * (tau0 + tau1) if tc is None else tc
             if math.isfinite(self._t_start[m]):  # (not before the mover left its rest)
                 tc = max(tc, float(self._t_start[m]) - t_a + 1e-3)
-            return m, tc, p
+            return m, tc, p, v_mm_s
         return None
 
     def _knocked_away(self, s: int, a: int, state: int, m: int, tc: float,
-                      p_m: np.ndarray) -> None:
+                      p_m: np.ndarray, v_mm_s: float) -> None:
         """Resting slot ``s`` struck by mover ``m`` at ``tc`` and gone from the surface
         unseen: the contact, and the pocket (the one nearest the line from the mover through
         its place) or the fall off the table, at the contact (when after, the camera does
-        not say), each with the doubt of an inference."""
+        not say), each with the doubt of an inference. The lines on its way to that pocket
+        are crossed at the mover's speed (a struck pawn leaves about as fast)."""
         t_a = self._T(a)
         conf = 0.5 * self._quality([m], a)
         rest = self._rest_xy[s]
@@ -3029,6 +3043,12 @@ class MotionEventDetector:
         along = rel @ away
         off = np.abs(rel[:, 0] * away[1] - rel[:, 1] * away[0])
         k = int(np.argmin(np.where(along > 0, off, np.inf)))
+        if self._lines:
+            to = self._pock_c[k] - rest
+            dist = float(np.linalg.norm(to))
+            way = np.array([rest, to / max(dist, 1e-9) * min(v_mm_s, 1e6), [0.0, 0.0]])
+            self._crossings_on_way(s, way, 0.0, dist / min(v_mm_s, 1e6), t_a + tc, a, conf,
+                                   rest)
         self._event(EventKind.POCKET, t_a + tc, a, (self._ref(s),), self._pock_c[k], conf,
                     pocket=self.spec.pockets[k].name)
 
@@ -3252,7 +3272,7 @@ class MotionEventDetector:
                 de = float(self._depth(pe[None])[li, 0])
                 if (de > 0) != (d0 > 0):
                     end_d, end_p = de, pe
-        f = d0 / (d0 - end_d)
+        f = self._cross_fraction(li, p0, end_p, d0, end_d)
         t_c, xy_c = t0 + f * (t1 - t0), p0 + f * (end_p - p0)
         if abs(d1 - d0) < _CROSS_JUMP_SIGMAS * sig:
             # a slow crossing, its chord no jump past the noise: the line fitted to the
@@ -3269,14 +3289,36 @@ class MotionEventDetector:
         self._event(EventKind.LINE_CROSS, t_c, k1, (self._ref(s),), xy_c, conf,
                     line=self._lines[li].name)
 
+    def _cross_fraction(self, li: int, p0: np.ndarray, p1: np.ndarray, d0: float,
+                        d1: float) -> float:
+        """How far along the straight way from ``p0`` to ``p1`` (depths ``d0`` and ``d1``
+        past line ``li``, on either side of it) that line is crossed. Depth runs linearly
+        along a straight line's way but not a circle's: a long way (over a gap) that
+        enters it runs deep inside long before the end, so there the circle is met."""
+        f = d0 / (d0 - d1)
+        if not self._line_circle[li]:
+            return f
+        rel, d = p0 - self._line_a[li], p1 - p0
+        dd = float(d @ d)
+        b = float(rel @ d) / dd
+        c = (float(rel @ rel) - float(self._line_r[li]) ** 2) / dd
+        root = math.sqrt(max(b * b - c, 0.0))
+        f_in = -b - root if d0 < 0 else -b + root  # (entering: the near root; leaving: far)
+        return f_in if 0.0 <= f_in <= 1.0 else f
+
     def _crossings_on_way(self, s: int, coef: np.ndarray, tau0: float, tau1: float,
-                          t_a: float, a: int, conf: float) -> None:
-        """Lines slot ``s`` crossed on its fitted path from its last sighting (``tau0``)
-        to where it fell into a pocket (``tau1``): a puck into a corner pocket crosses the
-        side zone's line just before it, and no sighting follows to show it."""
+                          t_a: float, a: int, conf: float, xy_last: np.ndarray) -> None:
+        """Lines slot ``s`` crossed on its way (a path ``coef`` about ``t_a``) from its last
+        sighting (``tau0``, at ``xy_last``) to where it fell into a pocket (``tau1``): a
+        puck into a corner pocket crosses the side zone's line just before it, and no
+        sighting follows to show it. A line counts only where that sighting, not just the
+        way, lies on the other side (a way fitted through the noise may start short of a
+        line the sighting was already past)."""
         samp = np.linspace(tau0, tau1, 9)
         d = self._depth(eval_path(coef, samp))  # (L, 9)
-        for li in ((d[:, 0] > 0) != (d[:, -1] > 0)).nonzero()[0].tolist():
+        seen_side = self._depth(np.asarray(xy_last, dtype=float)[None])[:, 0] > 0
+        for li in (((d[:, 0] > 0) != (d[:, -1] > 0))
+                   & (seen_side != (d[:, -1] > 0))).nonzero()[0].tolist():
             k = int(((d[li, :-1] > 0) != (d[li, 1:] > 0)).nonzero()[0][0])
             f = float(d[li, k] / (d[li, k] - d[li, k + 1]))
             tc = float(samp[k] + f * (samp[k + 1] - samp[k]))
