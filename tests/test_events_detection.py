@@ -132,6 +132,25 @@ def test_split_hit_comes_in_order_or_low_confidence():
     assert ok or min(e.confidence for e in got) < 0.5
 
 
+@pytest.mark.parametrize("t0", [0.5, 0.51, 0.52])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cue_ball_kissing_one_ball_into_another_half_a_frame_later_hits_them_in_order(
+        seed, t0):
+    # (as the events benchmark's pool seed 0, shot 67) at 1.2 m/s the cue ball clips ball 3
+    # and, turned by it, meets ball 2 13 ms later. With a frame just before the first
+    # touch, the cue ball's path in passes nearest both balls at that frame's end: it has
+    # reached neither yet, and both contacts, timed there, were a tie for review. The
+    # balls' starts, a frame later, time and order them.
+    events, res, _ = run(POOL, ["cue_ball", "ball_2", "ball_3"],
+                         [[-300.0, 0.0], [68.0, 26.5], [58.5, -31.0]],
+                         physics.Strike(1, 0.0, 1400.0), seed=seed, t0=t0)
+    truth = [e for e in res.events if e.kind == "contact"][:2]
+    assert [e.ids for e in truth] == [(1, 3), (1, 2)]
+    got = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "cue_ball"][:2]
+    assert [e.labels[1] for e in got] == ["ball_3", "ball_2"]
+    assert got[0].confidence >= 0.5 and abs(got[0].t_s - truth[0].t_s) < 0.01
+
+
 @pytest.mark.parametrize("cushion", ["head", "foot", "left_head", "left_foot", "right_head",
                                      "right_foot"])
 def test_cushion_named_for_each_pool_cushion(cushion):

@@ -41,6 +41,7 @@ camera cannot tell).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -1160,6 +1161,7 @@ class MotionEventDetector:
         cands: list[_Candidate] = []
         seen_pairs: set[tuple[int, int]] = set()
         late_hits: set[int] = set()  # strikers with a touch found past frame a
+        at_end: set[tuple[int, int]] = set()  # near misses nearest at the window's end
         for i in triggers:
             if i not in paths:
                 continue
@@ -1235,6 +1237,9 @@ class MotionEventDetector:
                     gap = dmin - r
                     if gap > s_.contact_gate_mm:
                         continue
+                    if tc >= tau1 - 1e-9 and j not in moving_before and not (
+                            onset[j] or bend[j]) and self._first_off[j] == 1:
+                        at_end.add((i, j))
                     if tc <= tau0 + 1e-9 and float(
                             (eval_path(ci, tc) - eval_path(cj, tc))
                             @ (eval_velocity(ci, tc) - eval_velocity(cj, tc))) > 0.0:
@@ -1255,6 +1260,10 @@ class MotionEventDetector:
                     continue  # (a slowing path run past its stop turns back: no motion)
                 seen_pairs.add(key)
                 cands.append(_Candidate(tc, i, j, r, conf, bounce_only, cradle))
+        # (a striker nearest two objects off their rest next frame, both at this window's
+        # end, has not reached them yet: their starts then time and order the split hit)
+        split = Counter(i for i, _ in at_end)
+        cands = [c for c in cands if not ((c.i, c.j) in at_end and split[c.i] >= 2)]
         # (a touch past frame a stands only for a striker that touched nothing within the
         # window: one turned there went on another way)
         cands = [c for c in cands if not (c.i in late_hits and c.tc > 0.0 and any(
