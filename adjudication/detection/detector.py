@@ -116,6 +116,9 @@ _SCAN_OUT_MM_S = 15.0
 #: A path into a cushion this fast (mm/s) that stops there met it, out again or not: it
 #: could not stop short of the nose by friction alone.
 _SCAN_FIRM_IN_MM_S = 150.0
+#: A slower path's bounce is judged on the sightings after its touch for up to this many
+#: frames: leaving at a few mm a frame, it shows out of the noise only over several.
+_SLOW_BOUNCE_FRAMES = 8
 #: The path scan tests a pocket's jaw for a bounce when a path ends within this (mm)
 #: beyond touching it.
 _JAW_SCAN_MM = 20.0
@@ -349,6 +352,9 @@ class MotionEventDetector:
         # lost from view then, which a start seen later may own up to
         self._loose_bends: list[tuple[int, int, np.ndarray]] = []
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
+        # (slot, cushion) -> (time, centre, frame) of a slow path's touch whose departure
+        # the frames ahead did not show yet (``_slow_bounces``)
+        self._slow_roots: dict[tuple[int, int], tuple[float, np.ndarray, int]] = {}
         self._dt = 1 / 30
 
     def _radius_of(self, label: str) -> float:
@@ -708,6 +714,8 @@ class MotionEventDetector:
         # 3c. cushions no bend shows yet (slow bounces, small bends, just after a contact)
         self._cushion_scan([m for m in moving.tolist() if m in fitted and not bend[m]],
                            paths, a, look, t_a)
+        if self._slow_roots:
+            self._slow_bounces(a, look)
 
         # 4. causes of every change
         self._bent_late: set[int] = set()
@@ -2720,9 +2728,43 @@ class MotionEventDetector:
                 if left is None or self._cushion_recent(s, int(k), t_a + left[0]):
                     continue
                 (tc, p), gap = left, 0.0
-            if v_in < _SCAN_IN_MM_S or not out or abs(gap) > s_.cushion_gate_mm:
+            if abs(gap) > s_.cushion_gate_mm:
+                continue
+            if v_in < _SCAN_IN_MM_S or not out:
+                if v_in < _SCAN_FIRM_IN_MM_S:  # (a slow path's way in and out: judged on)
+                    self._slow_roots.setdefault((s, int(k)), (t_a + tc, p, a))
                 continue
             self._cushion_event(s, int(k), t_a + tc, a, p, self._quality([s], a))
+
+    def _slow_bounces(self, a: int, look: int) -> None:
+        """Touches of slow paths (``_slow_roots``) judged again on every sighting since:
+        a bounce when the object came in and leaves the cushion's line, each by more than
+        the noise of that speed allows (straight lines through the sightings before and
+        after: a slow path curved through the bounce, fitted whole, comes in too slow);
+        none when it does not within ``_SLOW_BOUNCE_FRAMES``, or it met another object
+        first (which may have drawn it off)."""
+        for (s, k), (t_c, p, a0) in list(self._slow_roots.items()):
+            if (a + look - a0 > _SLOW_BOUNCE_FRAMES or self._contact_t.get(s, -math.inf) > t_c
+                    or self._cushion_recent(s, k, t_c)):
+                del self._slow_roots[(s, k)]
+                continue
+            tt, xa = self._samples(s, a0 - _SLOW_BOUNCE_FRAMES, a + look, t_c)
+            after = tt > 0.0
+            before = (tt < 0.0) & (tt > self._run_began(s) - t_c)
+            if after.sum() < 4 or before.sum() < 4:
+                continue
+            gap = (xa - self._cush_a[k]) @ self._cush_n[k] - float(self._radius[s])
+            sig = self._sigma_of(s, a)
+            (v_out, g_out), c_out = np.polyfit(tt[after], gap[after], 1, cov="unscaled")
+            (v_in, g_in), c_in = np.polyfit(tt[before][-6:], gap[before][-6:], 1, cov="unscaled")
+            gate = self.settings.cushion_gate_mm
+            if (v_out >= max(_SCAN_OUT_MM_S, 3.0 * sig * math.sqrt(float(c_out[0, 0])))
+                    and -v_in >= max(_SCAN_IN_MM_S, 3.0 * sig * math.sqrt(float(c_in[0, 0])))
+                    and abs(g_out) <= gate and abs(g_in) <= gate):
+                del self._slow_roots[(s, k)]
+                # (timed where the two lines meet, the bottom of the V)
+                dt = float(np.clip((g_out - g_in) / (v_in - v_out), -self._dt, self._dt))
+                self._cushion_event(s, k, t_c + dt, a, p, 0.8 * self._quality([s], a))
 
     def _left_cushion(self, tt: np.ndarray, xa: np.ndarray, k: int, r: float, tau0: float,
                       tau1: float, met: np.ndarray) -> tuple[float, np.ndarray] | None:
