@@ -319,6 +319,18 @@ def test_batched_path_fits_agree_with_single_fits(n_obs):
         assert rms[r] == pytest.approx(rms1, abs=1e-6)
 
 
+@pytest.mark.parametrize("n_obs", [2, 3, 6])
+def test_line_fit_agrees_with_numpy_polyfit_and_its_slope_error(n_obs):
+    from adjudication.detection.fitting import fit_line
+
+    rng = np.random.default_rng(n_obs)
+    tau = np.sort(rng.uniform(0.0, 0.3, n_obs))
+    y = 4.0 + 30.0 * tau + rng.normal(0, 1.0, n_obs)
+    slope, at0 = np.polyfit(tau, y, 1)
+    cov = np.linalg.inv(np.vander(tau, 2).T @ np.vander(tau, 2))  # (unscaled, as polyfit's)
+    assert fit_line(tau, y) == pytest.approx((slope, at0, math.sqrt(cov[0, 0])), rel=1e-9)
+
+
 def test_onset_of_a_ball_that_comes_back_off_a_cushion_is_timed_on_its_way_out():
     # 5 m/s from rest at tau = -1 ms; the fifth sighting is back off a cushion: a curve
     # through it would solve to nonsense

@@ -52,6 +52,7 @@ from adjudication.detection.fitting import (
     eval_path,
     eval_velocity,
     first_touch,
+    fit_line,
     fit_path,
     fit_paths,
     line_touch,
@@ -2755,11 +2756,11 @@ class MotionEventDetector:
                 continue
             gap = (xa - self._cush_a[k]) @ self._cush_n[k] - float(self._radius[s])
             sig = self._sigma_of(s, a)
-            (v_out, g_out), c_out = np.polyfit(tt[after], gap[after], 1, cov="unscaled")
-            (v_in, g_in), c_in = np.polyfit(tt[before][-6:], gap[before][-6:], 1, cov="unscaled")
+            v_out, g_out, se_out = fit_line(tt[after], gap[after])
+            v_in, g_in, se_in = fit_line(tt[before][-6:], gap[before][-6:])
             gate = self.settings.cushion_gate_mm
-            if (v_out >= max(_SCAN_OUT_MM_S, 3.0 * sig * math.sqrt(float(c_out[0, 0])))
-                    and -v_in >= max(_SCAN_IN_MM_S, 3.0 * sig * math.sqrt(float(c_in[0, 0])))
+            if (v_out >= max(_SCAN_OUT_MM_S, 3.0 * sig * se_out)
+                    and -v_in >= max(_SCAN_IN_MM_S, 3.0 * sig * se_in)
                     and abs(g_out) <= gate and abs(g_in) <= gate):
                 del self._slow_roots[(s, k)]
                 # (timed where the two lines meet, the bottom of the V)

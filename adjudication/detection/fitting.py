@@ -38,6 +38,16 @@ def fit_path(tau_s: np.ndarray, xy_mm: np.ndarray, degree: int = 2) -> tuple[np.
     return coef, float(math.sqrt(float((resid**2).sum()) / dof)) if k > deg + 1 else 0.0
 
 
+def fit_line(tau_s: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """Least-squares straight line through ``y`` at ``tau_s`` (two points or more):
+    ``(slope, value at tau 0, slope's standard error per unit of y's noise)``."""
+    t_mean = float(tau_s.mean())
+    dt = tau_s - t_mean
+    sxx = max(float(dt @ dt), 1e-12)
+    slope = float(dt @ (y - y.mean())) / sxx
+    return slope, float(y.mean()) - slope * t_mean, 1.0 / math.sqrt(sxx)
+
+
 def fit_paths(
     tau_s: np.ndarray, xy_mm: np.ndarray, ok: np.ndarray, degree: int = 2
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
