@@ -1075,6 +1075,41 @@ def test_slow_ball_into_a_cushion_bounces_off_it_when_the_sightings_after_show_i
     assert abs(got[0].t_s - t_s) < 0.03
 
 
+@pytest.mark.parametrize("name, label, t_s", [
+    ("pawn_sliding_to_a_stop_against_a_cushion_tracks.json", "red_pawn", 1.752),
+    ("puck_sliding_to_a_stop_against_a_cushion_tracks.json", "puck", 1.596),
+])
+def test_disc_sliding_into_a_cushion_and_stopping_there_hits_it(name, label, t_s):
+    # (events benchmark, Novuss seed 0, shots 15 and 113) in at 66-105 mm/s and slowing
+    # fast, it bounces a mm off the cushion and stops: nothing leaves in the noise, but
+    # its path in, slowing as fitted, would have stopped over 2 mm past the touching
+    # line, and friction alone could not stop it short of there
+    events = _recorded(NOVUSS, name)
+    got = [e for e in of(events, EventKind.CUSHION) if e.labels == (label,)]
+    assert [e.cushion for e in got] == ["b"]
+    assert abs(got[0].t_s - t_s) < 0.02
+
+
+@pytest.mark.parametrize("speed_mm_s, hits", [(536.0, False), (539.0, False), (548.0, True),
+                                               (554.0, True)])
+@pytest.mark.parametrize("seed", range(6))
+def test_puck_sliding_to_a_stop_at_a_cushion_hits_it_only_when_it_got_there(
+        seed, speed_mm_s, hits):
+    # struck straight at cushion b from 150 mm: it stops 3.6 or 1.9 mm short, or meets the
+    # cushion at 77 or 112 mm/s and stops 1.5 or 3.2 mm off it again
+    c = NOVUSS.cushion("b")
+    n = np.array(c.normal_xy)
+    start = (np.array(c.a_xy_mm) + np.array(c.b_xy_mm)) / 2 + (
+        NOVUSS.object_for("puck").radius_mm + 150.0) * n
+    events, res, _ = run(NOVUSS, ["puck"], [start],
+                         physics.Strike(1, math.atan2(-n[1], -n[0]), speed_mm_s), seed=seed,
+                         tail_s=2.0)
+    truth = [e for e in res.events if e.kind == "cushion"]
+    got = of(events, EventKind.CUSHION)
+    assert len(truth) == len(got) == int(hits)
+    assert all(e.cushion == "b" and abs(e.t_s - truth[0].t_s) < 0.03 for e in got)
+
+
 @pytest.mark.parametrize("speed_mm_s", [300.0, 302.0])
 @pytest.mark.parametrize("seed", range(6))
 def test_slow_ball_stopping_just_short_of_a_cushion_does_not_hit_it(seed, speed_mm_s):

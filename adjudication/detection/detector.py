@@ -120,6 +120,9 @@ _SCAN_FIRM_IN_MM_S = 150.0
 #: A slower path's bounce is judged on the sightings after its touch for up to this many
 #: frames: leaving at a few mm a frame, it shows out of the noise only over several.
 _SLOW_BOUNCE_FRAMES = 8
+#: ... or (a Novuss disc, slowing fast by friction) when its path in would have stopped
+#: this far (mm) past the cushion's touching line, and it stays there.
+_STOP_PAST_MM = 2.0
 #: The path scan tests a pocket's jaw for a bounce when a path ends within this (mm)
 #: beyond touching it.
 _JAW_SCAN_MM = 20.0
@@ -355,7 +358,7 @@ class MotionEventDetector:
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
         # (slot, cushion) -> (time, centre, frame) of a slow path's touch whose departure
         # the frames ahead did not show yet (``_slow_bounces``)
-        self._slow_roots: dict[tuple[int, int], tuple[float, np.ndarray, int]] = {}
+        self._slow_roots: dict[tuple[int, int], tuple[float, np.ndarray, int, bool]] = {}
         self._dt = 1 / 30
 
     def _radius_of(self, label: str) -> float:
@@ -2733,7 +2736,13 @@ class MotionEventDetector:
                 continue
             if v_in < _SCAN_IN_MM_S or not out:
                 if v_in < _SCAN_FIRM_IN_MM_S:  # (a slow path's way in and out: judged on)
-                    self._slow_roots.setdefault((s, int(k)), (t_a + tc, p, a))
+                    # (how far past the line a sliding disc's path in, slowing as fitted,
+                    # would have stopped: friction alone could not stop it short of there)
+                    past = (-(q0[m, k] - q1[m, k] ** 2 / (4.0 * q2[m, k]))
+                            if not self._rolls and q2[m, k] > 0.0 else 0.0)
+                    self._slow_roots.setdefault(
+                        (s, int(k)), (t_a + tc, p, a, v_in >= _SCAN_IN_MM_S
+                                      and past > _STOP_PAST_MM))
                 continue
             self._cushion_event(s, int(k), t_a + tc, a, p, self._quality([s], a))
 
@@ -2744,7 +2753,7 @@ class MotionEventDetector:
         after: a slow path curved through the bounce, fitted whole, comes in too slow);
         none when it does not within ``_SLOW_BOUNCE_FRAMES``, or it met another object
         first (which may have drawn it off)."""
-        for (s, k), (t_c, p, a0) in list(self._slow_roots.items()):
+        for (s, k), (t_c, p, a0, stopped_past) in list(self._slow_roots.items()):
             if (a + look - a0 > _SLOW_BOUNCE_FRAMES or self._contact_t.get(s, -math.inf) > t_c
                     or self._cushion_recent(s, k, t_c)):
                 del self._slow_roots[(s, k)]
@@ -2759,12 +2768,16 @@ class MotionEventDetector:
             v_out, g_out, se_out = fit_line(tt[after], gap[after])
             v_in, g_in, se_in = fit_line(tt[before][-6:], gap[before][-6:])
             gate = self.settings.cushion_gate_mm
-            if (v_out >= max(_SCAN_OUT_MM_S, 3.0 * sig * se_out)
-                    and -v_in >= max(_SCAN_IN_MM_S, 3.0 * sig * se_in)
+            leaves = v_out >= max(_SCAN_OUT_MM_S, 3.0 * sig * se_out)
+            # (or a disc whose path in would have run on past the line stays there)
+            stays = stopped_past and abs(v_out) <= _SCAN_OUT_MM_S + 3.0 * sig * se_out
+            if ((leaves or stays) and -v_in >= max(_SCAN_IN_MM_S, 3.0 * sig * se_in)
                     and abs(g_out) <= gate and abs(g_in) <= gate):
                 del self._slow_roots[(s, k)]
-                # (timed where the two lines meet, the bottom of the V)
-                dt = float(np.clip((g_out - g_in) / (v_in - v_out), -self._dt, self._dt))
+                # (timed where the two lines meet, the bottom of the V; one that stays
+                # there, where its path in met the line)
+                dt = float(np.clip((g_out - g_in) / (v_in - v_out), -self._dt, self._dt)
+                           ) if leaves else 0.0
                 self._cushion_event(s, k, t_c + dt, a, p, 0.8 * self._quality([s], a))
 
     def _left_cushion(self, tt: np.ndarray, xa: np.ndarray, k: int, r: float, tau0: float,
