@@ -1062,6 +1062,9 @@ def test_slow_ball_rolling_across_a_side_pocket_mouth_bounces_off_the_far_jaw():
     ("slow_ball_into_the_head_cushion_tracks.json", "ball_3", "head", 3.691),
     ("slow_ball_into_a_head_side_cushion_tracks.json", "ball_10", "right_head", 3.352),
     ("slow_cue_ball_into_the_foot_cushion_tracks.json", "cue_ball", "foot", 2.007),
+    # (its path fitted before ends short of the touching line, within the noise of it)
+    ("slow_ball_just_reaching_a_side_cushion_tracks.json", "ball_15", "left_foot", 5.162),
+    ("slow_ball_just_reaching_the_foot_cushion_tracks.json", "ball_14", "foot", 7.728),
 ])
 def test_slow_ball_into_a_cushion_bounces_off_it_when_the_sightings_after_show_it_leaving(
         name, label, cushion, t_s):

@@ -123,6 +123,9 @@ _SLOW_BOUNCE_FRAMES = 8
 #: ... or (a Novuss disc, slowing fast by friction) when its path in would have stopped
 #: this far (mm) past the cushion's touching line, and it stays there.
 _STOP_PAST_MM = 2.0
+#: ... or, a slow path that ends this near (mm) the touching line, still coming (its
+#: sightings may show a touch short of the line by their noise).
+_SLOW_NEAR_MM = 2.0
 #: The path scan tests a pocket's jaw for a bounce when a path ends within this (mm)
 #: beyond touching it.
 _JAW_SCAN_MM = 20.0
@@ -230,6 +233,18 @@ class _Candidate:
     conf: float
     bounce_only: bool
     cradle: bool = False  # the other rests, passing the hit on to a touching one
+
+
+@dataclass(frozen=True, slots=True)
+class _SlowRoot:
+    """A slow path's touch of a cushion whose bounce the frames ahead did not show yet
+    (``_slow_bounces`` judges it on)."""
+
+    t_s: float
+    xy_mm: np.ndarray
+    frame: int
+    stopped_past: bool  # its path in, slowing as fitted, would have stopped past the line
+    near: bool = False  # its path came within the noise of the line, not onto it
 
 
 def default_lines(spec: TableSpec) -> tuple[str, ...]:
@@ -358,7 +373,7 @@ class MotionEventDetector:
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
         # (slot, cushion) -> (time, centre, frame) of a slow path's touch whose departure
         # the frames ahead did not show yet (``_slow_bounces``)
-        self._slow_roots: dict[tuple[int, int], tuple[float, np.ndarray, int, bool]] = {}
+        self._slow_roots: dict[tuple[int, int], _SlowRoot] = {}
         self._dt = 1 / 30
 
     def _radius_of(self, label: str) -> float:
@@ -2692,6 +2707,16 @@ class MotionEventDetector:
         end = q0
         start = q0 + q1 * tau0 + q2 * tau0 * tau0
         hit = (start > 0.0) & (end <= 0.0)
+        # (a slow path that comes within the noise of the line, still coming: a touch its
+        # sightings may show short of the line, judged on by ``_slow_bounces``)
+        near = (start > end) & (end > 0.0) & (end <= _SLOW_NEAR_MM) & (q1 < 0.0)
+        for m, k in zip(*np.nonzero(near), strict=True):
+            s = int(sl[m])
+            v_in = -float(eval_velocity(coef[m], 0.0) @ self._cush_n[k])
+            p = eval_path(coef[m], 0.0)
+            if (v_in < _SCAN_FIRM_IN_MM_S and not self._cushion_recent(s, int(k), t_a)
+                    and self._beside_cushion(int(k), p, float(r[m]))):
+                self._slow_roots.setdefault((s, int(k)), _SlowRoot(t_a, p, a, False, True))
         if not np.any(hit):
             return
         for m, k in zip(*np.nonzero(hit), strict=True):
@@ -2740,9 +2765,10 @@ class MotionEventDetector:
                     # would have stopped: friction alone could not stop it short of there)
                     past = (-(q0[m, k] - q1[m, k] ** 2 / (4.0 * q2[m, k]))
                             if not self._rolls and q2[m, k] > 0.0 else 0.0)
-                    self._slow_roots.setdefault(
-                        (s, int(k)), (t_a + tc, p, a, v_in >= _SCAN_IN_MM_S
-                                      and past > _STOP_PAST_MM))
+                    known = self._slow_roots.get((s, int(k)))
+                    if known is None or known.near:  # (a touch replaces a near one)
+                        self._slow_roots[(s, int(k))] = _SlowRoot(
+                            t_a + tc, p, a, v_in >= _SCAN_IN_MM_S and past > _STOP_PAST_MM)
                 continue
             self._cushion_event(s, int(k), t_a + tc, a, p, self._quality([s], a))
 
@@ -2753,7 +2779,8 @@ class MotionEventDetector:
         after: a slow path curved through the bounce, fitted whole, comes in too slow);
         none when it does not within ``_SLOW_BOUNCE_FRAMES``, or it met another object
         first (which may have drawn it off)."""
-        for (s, k), (t_c, p, a0, stopped_past) in list(self._slow_roots.items()):
+        for (s, k), root in list(self._slow_roots.items()):
+            t_c, p, a0 = root.t_s, root.xy_mm, root.frame
             if (a + look - a0 > _SLOW_BOUNCE_FRAMES or self._contact_t.get(s, -math.inf) > t_c
                     or self._cushion_recent(s, k, t_c)):
                 del self._slow_roots[(s, k)]
@@ -2770,7 +2797,7 @@ class MotionEventDetector:
             gate = self.settings.cushion_gate_mm
             leaves = v_out >= max(_SCAN_OUT_MM_S, 3.0 * sig * se_out)
             # (or a disc whose path in would have run on past the line stays there)
-            stays = stopped_past and abs(v_out) <= _SCAN_OUT_MM_S + 3.0 * sig * se_out
+            stays = root.stopped_past and abs(v_out) <= _SCAN_OUT_MM_S + 3.0 * sig * se_out
             if ((leaves or stays) and -v_in >= max(_SCAN_IN_MM_S, 3.0 * sig * se_in)
                     and abs(g_out) <= gate and abs(g_in) <= gate):
                 del self._slow_roots[(s, k)]
