@@ -1129,6 +1129,31 @@ def test_slow_ball_stopping_just_short_of_a_cushion_does_not_hit_it(seed, speed_
     assert of(events, EventKind.CUSHION) == []
 
 
+def test_two_slow_balls_meeting_late_in_a_break_touch_when_their_gap_closes_and_opens():
+    # (events benchmark, pool seed 1, shot 170) ball 2 rolls into ball 7, both moving,
+    # closing at ~70 mm/s: too gentle a turn for either path to flag. The gap between their
+    # sightings closes and opens again, and their relative velocity along the line of
+    # centres turns with it
+    events = _recorded(POOL, "slow_balls_meeting_late_in_a_break_tracks.json")
+    got = [e for e in of(events, EventKind.CONTACT)
+           if set(e.labels) == {"ball_2", "ball_7"} and e.t_s > 4.0]
+    assert len(got) == 1 and abs(got[0].t_s - 4.176) < 0.03
+
+
+@pytest.mark.parametrize("gap_mm", [0.8, 1.5])
+@pytest.mark.parametrize("speed_mm_s", [400.0, 700.0])
+@pytest.mark.parametrize("seed", range(4))
+def test_ball_rolling_past_another_within_a_mm_or_two_does_not_touch_it(seed, speed_mm_s,
+                                                                         gap_mm):
+    # the gap between them closes and opens as the line of centres swings round, but
+    # their relative velocity stays as it was: no contact
+    r = POOL.object_for("cue_ball").radius_mm
+    events, res, _ = run(POOL, ["cue_ball", "ball_1"], [[-300.0, 0.0], [0.0, 2 * r + gap_mm]],
+                         physics.Strike(1, 0.0, speed_mm_s), seed=seed)
+    assert not [e for e in res.events if e.kind == "contact"]
+    assert of(events, EventKind.CONTACT) == []
+
+
 def test_ball_seen_once_off_a_cushion_before_a_gap_hits_it():
     # ball 5 meets the foot cushion at 2.5 m/s and is seen once after it, then lost for
     # four frames: no path after can be fitted, but that sighting lies where its path in,

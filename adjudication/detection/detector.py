@@ -374,6 +374,8 @@ class MotionEventDetector:
         # (slot, cushion) -> (time, centre, frame) of a slow path's touch whose departure
         # the frames ahead did not show yet (``_slow_bounces``)
         self._slow_roots: dict[tuple[int, int], _SlowRoot] = {}
+        # (slot, slot) -> (time, frame) two slow paths came within the noise of touching
+        self._slow_pairs: dict[tuple[int, int], tuple[float, int]] = {}
         self._dt = 1 / 30
 
     def _radius_of(self, label: str) -> float:
@@ -735,6 +737,10 @@ class MotionEventDetector:
                            paths, a, look, t_a)
         if self._slow_roots:
             self._slow_bounces(a, look)
+        if self._shot_on and len(moving):
+            self._near_pairs(moving, paths, a, t_a)
+        if self._slow_pairs:
+            self._slow_contacts(a, look)
 
         # 4. causes of every change
         self._bent_late: set[int] = set()
@@ -2771,6 +2777,83 @@ class MotionEventDetector:
                             t_a + tc, p, a, v_in >= _SCAN_IN_MM_S and past > _STOP_PAST_MM)
                 continue
             self._cushion_event(s, int(k), t_a + tc, a, p, self._quality([s], a))
+
+    def _near_pairs(self, moving: np.ndarray, paths: dict[int, np.ndarray], a: int,
+                    t_a: float) -> None:
+        """Pairs whose paths (fitted before frame ``a``) end within ``_SLOW_NEAR_MM`` of
+        touching, closing slowly (under ``_SCAN_FIRM_IN_MM_S``): kept for
+        ``_slow_contacts``, which judges them on the sightings that follow."""
+        have = [int(m) for m in moving if int(m) in paths]
+        if not have:
+            return
+        others = ((self._mode != _MOVING) & self._seen[:, a % self._hist]).nonzero()[0]
+        cand = np.array(have + others.tolist(), dtype=int)
+        coef = np.stack([paths[k] for k in have])  # (M, 3, 2): at tau 0, c[0] and c[1]
+        xy = np.vstack([coef[:, 0], self._rest_xy[others]])
+        v = np.vstack([coef[:, 1], np.zeros((len(others), 2))])
+        rel = xy[None] - coef[:, None, 0]  # (M, N, 2): from each mover to each candidate
+        dist = np.sqrt((rel * rel).sum(axis=2))
+        gap = dist - (self._radius[cand][None] + self._radius[have][:, None])
+        near = gap <= _SLOW_NEAR_MM
+        near[np.arange(len(have)), np.arange(len(have))] = False
+        if not near.any():
+            return
+        closing = ((v[None] - coef[:, None, 1]) * rel).sum(axis=2) / np.maximum(dist, 1e-9)
+        near &= (closing < 0.0) & (closing > -_SCAN_FIRM_IN_MM_S)
+        for m, n in zip(*near.nonzero(), strict=True):
+            key = (min(int(cand[m]), int(cand[n])), max(int(cand[m]), int(cand[n])))
+            if t_a - self._last_pair_t.get(key, -math.inf) > 4.0 * self._dt:
+                self._slow_pairs.setdefault(key, (t_a, a))
+
+    def _slow_contacts(self, a: int, look: int) -> None:
+        """Pairs from ``_near_pairs`` that met: the gap between their sightings closes and
+        then opens again, each faster than the noise of its speed allows (only a contact
+        turns two objects apart). Timed where the two straight lines meet."""
+        h = self._hist
+        for (i, j), (t_c, a0) in list(self._slow_pairs.items()):
+            if (a + look - a0 > _SLOW_BOUNCE_FRAMES
+                    or self._last_pair_t.get((i, j), -math.inf) >= t_c - 4.0 * self._dt):
+                del self._slow_pairs[(i, j)]
+                continue
+            ks = np.arange(max(a0 - _SLOW_BOUNCE_FRAMES, 0, self._n - h),
+                           min(a + look, self._n - 1) + 1)
+            both = self._seen[i, ks % h] & self._seen[j, ks % h]
+            ks = ks[both]
+            tt = self._t[ks % h] - t_c
+            began = max(self._run_began(i), self._run_began(j)) - t_c
+            after, before = tt > 0.0, (tt < 0.0) & (tt > began)
+            if after.sum() < 4 or before.sum() < 4:
+                continue
+            d = self._xy[i, ks % h] - self._xy[j, ks % h]
+            gap = np.sqrt((d * d).sum(axis=1)) - float(self._radius[i] + self._radius[j])
+            sig = math.hypot(self._sigma_of(i, a), self._sigma_of(j, a))
+            v_out, g_out, se_out = fit_line(tt[after], gap[after])
+            v_in, g_in, se_in = fit_line(tt[before][-6:], gap[before][-6:])
+            # (their relative velocity along the line of centres turned, by about as much
+            # as the gap's rate did: a pass by within a mm closes and opens the gap too,
+            # the line of centres swinging round at one relative velocity)
+            rel_in = fit_path(tt[before][-6:], d[before][-6:], 1)[0][1]
+            rel_out = fit_path(tt[after], d[after], 1)[0][1]
+            nrm = d[before][-1] / max(float(np.linalg.norm(d[before][-1])), 1e-9)
+            turn = float((rel_out - rel_in) @ nrm)
+            gate = self.settings.contact_gate_mm
+            if (v_out >= max(_SCAN_OUT_MM_S, 3.0 * sig * se_out)
+                    and -v_in >= max(_SCAN_IN_MM_S, 3.0 * sig * se_in)
+                    and turn >= max(3.0 * sig * math.hypot(se_in, se_out),
+                                    0.5 * (v_out - v_in))
+                    and abs(g_out) <= gate and abs(g_in) <= gate):
+                del self._slow_pairs[(i, j)]
+                dt = float(np.clip((g_out - g_in) / (v_in - v_out), -self._dt, self._dt))
+                k = int(ks[before][-1])
+                # (the striker: the one that moved more over the frames before)
+                moved = [float(np.linalg.norm(self._xy[s, k % h] - self._xy[s, ks[before][0] % h]))
+                         for s in (i, j)]
+                striker, other = (i, j) if moved[0] >= moved[1] else (j, i)
+                self._last_pair_t[(i, j)] = self._T(a)
+                self._event(EventKind.CONTACT, t_c + dt, a,
+                            (self._ref(striker), self._ref(other)),
+                            self._xy[striker, k % h], 0.6 * self._quality([i, j], a),
+                            self._dt / 2)
 
     def _slow_bounces(self, a: int, look: int) -> None:
         """Touches of slow paths (``_slow_roots``) judged again on every sighting since:
