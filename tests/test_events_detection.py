@@ -331,6 +331,16 @@ def test_line_fit_agrees_with_numpy_polyfit_and_its_slope_error(n_obs):
     assert fit_line(tau, y) == pytest.approx((slope, at0, math.sqrt(cov[0, 0])), rel=1e-9)
 
 
+def test_gap_lines_of_a_noiseless_bounce_meet_where_it_touched():
+    from adjudication.detection.fitting import gap_lines
+
+    tau = np.arange(-6, 6) / 30.0 + 0.004  # (frames either side of a touch at -5 ms)
+    gap = np.where(tau < -0.005, -60.0 * (tau + 0.005), 25.0 * (tau + 0.005))
+    g = gap_lines(tau, gap, tau < 0.0, tau > 0.0)
+    assert (g.v_in, g.v_out) == pytest.approx((-60.0, 25.0))
+    assert g.vertex_s == pytest.approx(-0.005)
+
+
 def test_onset_of_a_ball_that_comes_back_off_a_cushion_is_timed_on_its_way_out():
     # 5 m/s from rest at tau = -1 ms; the fifth sighting is back off a cushion: a curve
     # through it would solve to nonsense

@@ -48,13 +48,14 @@ from typing import Protocol
 import numpy as np
 
 from adjudication.detection.fitting import (
+    GapLines,
     closest_approach,
     eval_path,
     eval_velocity,
     first_touch,
-    fit_line,
     fit_path,
     fit_paths,
+    gap_lines,
     line_touch,
     onset_time,
     shift_path,
@@ -2827,8 +2828,8 @@ class MotionEventDetector:
             d = self._xy[i, ks % h] - self._xy[j, ks % h]
             gap = np.sqrt((d * d).sum(axis=1)) - float(self._radius[i] + self._radius[j])
             sig = math.hypot(self._sigma_of(i, a), self._sigma_of(j, a))
-            v_out, g_out, se_out = fit_line(tt[after], gap[after])
-            v_in, g_in, se_in = fit_line(tt[before][-6:], gap[before][-6:])
+            g = gap_lines(tt, gap, before, after)
+            came, left = self._came_and_left(g, sig, self.settings.contact_gate_mm)
             # (their relative velocity along the line of centres turned, by about as much
             # as the gap's rate did: a pass by within a mm closes and opens the gap too,
             # the line of centres swinging round at one relative velocity)
@@ -2836,14 +2837,10 @@ class MotionEventDetector:
             rel_out = fit_path(tt[after], d[after], 1)[0][1]
             nrm = d[before][-1] / max(float(np.linalg.norm(d[before][-1])), 1e-9)
             turn = float((rel_out - rel_in) @ nrm)
-            gate = self.settings.contact_gate_mm
-            if (v_out >= max(_SCAN_OUT_MM_S, 3.0 * sig * se_out)
-                    and -v_in >= max(_SCAN_IN_MM_S, 3.0 * sig * se_in)
-                    and turn >= max(3.0 * sig * math.hypot(se_in, se_out),
-                                    0.5 * (v_out - v_in))
-                    and abs(g_out) <= gate and abs(g_in) <= gate):
+            if came and left and turn >= max(3.0 * sig * math.hypot(g.se_in, g.se_out),
+                                             0.5 * (g.v_out - g.v_in)):
                 del self._slow_pairs[(i, j)]
-                dt = float(np.clip((g_out - g_in) / (v_in - v_out), -self._dt, self._dt))
+                dt = float(np.clip(g.vertex_s, -self._dt, self._dt))
                 k = int(ks[before][-1])
                 # (the striker: the one that moved more over the frames before)
                 moved = [float(np.linalg.norm(self._xy[s, k % h] - self._xy[s, ks[before][0] % h]))
@@ -2875,20 +2872,29 @@ class MotionEventDetector:
                 continue
             gap = (xa - self._cush_a[k]) @ self._cush_n[k] - float(self._radius[s])
             sig = self._sigma_of(s, a)
-            v_out, g_out, se_out = fit_line(tt[after], gap[after])
-            v_in, g_in, se_in = fit_line(tt[before][-6:], gap[before][-6:])
             gate = self.settings.cushion_gate_mm
-            leaves = v_out >= max(_SCAN_OUT_MM_S, 3.0 * sig * se_out)
+            g = gap_lines(tt, gap, before, after)
+            came, left = self._came_and_left(g, sig, gate)
             # (or a disc whose path in would have run on past the line stays there)
-            stays = root.stopped_past and abs(v_out) <= _SCAN_OUT_MM_S + 3.0 * sig * se_out
-            if ((leaves or stays) and -v_in >= max(_SCAN_IN_MM_S, 3.0 * sig * se_in)
-                    and abs(g_out) <= gate and abs(g_in) <= gate):
+            stays = root.stopped_past and abs(g.at_out) <= gate and abs(
+                g.v_out) <= _SCAN_OUT_MM_S + 3.0 * sig * g.se_out
+            if came and (left or stays):
                 del self._slow_roots[(s, k)]
                 # (timed where the two lines meet, the bottom of the V; one that stays
                 # there, where its path in met the line)
-                dt = float(np.clip((g_out - g_in) / (v_in - v_out), -self._dt, self._dt)
-                           ) if leaves else 0.0
+                dt = float(np.clip(g.vertex_s, -self._dt, self._dt)) if left else 0.0
                 self._cushion_event(s, k, t_c + dt, a, p, 0.8 * self._quality([s], a))
+
+    @staticmethod
+    def _came_and_left(g: GapLines, sigma_mm: float, gate_mm: float) -> tuple[bool, bool]:
+        """Whether a gap's lines (``gap_lines``, samples of noise ``sigma_mm``) show it
+        closing at ``_SCAN_IN_MM_S`` or more and opening at ``_SCAN_OUT_MM_S`` or more,
+        each past three standard errors, both lines within ``gate_mm`` of touching."""
+        came = -g.v_in >= max(_SCAN_IN_MM_S, 3.0 * sigma_mm * g.se_in) and abs(
+            g.at_in) <= gate_mm
+        left = g.v_out >= max(_SCAN_OUT_MM_S, 3.0 * sigma_mm * g.se_out) and abs(
+            g.at_out) <= gate_mm
+        return came, left
 
     def _left_cushion(self, tt: np.ndarray, xa: np.ndarray, k: int, r: float, tau0: float,
                       tau1: float, met: np.ndarray) -> tuple[float, np.ndarray] | None:

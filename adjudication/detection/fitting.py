@@ -11,6 +11,7 @@ is one radius from a cushion line (a quadratic), where it crosses a printed line
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -46,6 +47,34 @@ def fit_line(tau_s: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     sxx = max(float(dt @ dt), 1e-12)
     slope = float(dt @ (y - y.mean())) / sxx
     return slope, float(y.mean()) - slope * t_mean, 1.0 / math.sqrt(sxx)
+
+
+@dataclass(frozen=True, slots=True)
+class GapLines:
+    """Straight lines through a gap's samples (to a cushion, between two objects) before
+    and after a touch near tau 0: each one's rate (mm/s), value at tau 0 (mm) and the
+    rate's standard error per mm of the samples' noise."""
+
+    v_in: float
+    at_in: float
+    se_in: float
+    v_out: float
+    at_out: float
+    se_out: float
+
+    @property
+    def vertex_s(self) -> float:
+        """Where the two lines meet (s from tau 0): the bottom of the V."""
+        return (self.at_out - self.at_in) / (self.v_in - self.v_out)
+
+
+def gap_lines(tau_s: np.ndarray, gap_mm: np.ndarray, before: np.ndarray, after: np.ndarray,
+              last_in: int = 6) -> GapLines:
+    """``GapLines`` through the samples ``before`` (the last ``last_in`` of them) and
+    ``after`` (boolean masks of ``tau_s``, two samples or more each)."""
+    v_in, at_in, se_in = fit_line(tau_s[before][-last_in:], gap_mm[before][-last_in:])
+    v_out, at_out, se_out = fit_line(tau_s[after], gap_mm[after])
+    return GapLines(v_in, at_in, se_in, v_out, at_out, se_out)
 
 
 def fit_paths(
