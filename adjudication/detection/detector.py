@@ -372,8 +372,8 @@ class MotionEventDetector:
         # lost from view then, which a start seen later may own up to
         self._loose_bends: list[tuple[int, int, np.ndarray]] = []
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
-        # (slot, cushion) -> (time, centre, frame) of a slow path's touch whose departure
-        # the frames ahead did not show yet (``_slow_bounces``)
+        # (slot, cushion) -> a slow path's touch whose departure the frames ahead did not
+        # show yet (``_slow_bounces``)
         self._slow_roots: dict[tuple[int, int], _SlowRoot] = {}
         # (slot, slot) -> (time, frame) two slow paths came within the noise of touching
         self._slow_pairs: dict[tuple[int, int], tuple[float, int]] = {}
