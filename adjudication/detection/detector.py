@@ -120,7 +120,7 @@ _SCAN_OUT_MM_S = 15.0
 _SCAN_FIRM_IN_MM_S = 150.0
 #: A slower path's bounce is judged on the sightings after its touch for up to this many
 #: frames: leaving at a few mm a frame, it shows out of the noise only over several.
-_SLOW_BOUNCE_FRAMES = 8
+_SLOW_BOUNCE_FRAMES = 10
 #: ... or (a Novuss disc, slowing fast by friction) when its path in would have stopped
 #: this far (mm) past the cushion's touching line, and it stays there.
 _STOP_PAST_MM = 2.0
