@@ -513,10 +513,13 @@ class MotionEventDetector:
             missing += int((~self._seen[s, ks]).sum())
         return float(self.settings.gap_factor ** missing)
 
+    def _frames(self, a0: int, a1: int) -> np.ndarray:
+        """Frames ``a0..a1`` that the history still holds."""
+        return np.arange(max(a0, 0, self._n - self._hist), min(a1, self._n - 1) + 1)
+
     def _samples(self, s: int, a0: int, a1: int, tref: float) -> tuple[np.ndarray, np.ndarray]:
         """Seen observations of slot ``s`` in frames ``a0..a1``: (tau, xy)."""
-        ks = np.arange(max(a0, 0, self._n - self._hist), min(a1, self._n - 1) + 1)
-        cols = ks % self._hist
+        cols = self._frames(a0, a1) % self._hist
         ok = self._seen[s, cols]
         return self._t[cols[ok]] - tref, self._xy[s, cols[ok]]
 
@@ -2816,8 +2819,7 @@ class MotionEventDetector:
                     or self._last_pair_t.get((i, j), -math.inf) >= t_c - 4.0 * self._dt):
                 del self._slow_pairs[(i, j)]
                 continue
-            ks = np.arange(max(a0 - _SLOW_BOUNCE_FRAMES, 0, self._n - h),
-                           min(a + look, self._n - 1) + 1)
+            ks = self._frames(a0 - _SLOW_BOUNCE_FRAMES, a + look)
             both = self._seen[i, ks % h] & self._seen[j, ks % h]
             ks = ks[both]
             tt = self._t[ks % h] - t_c
@@ -3227,9 +3229,9 @@ class MotionEventDetector:
         if self._lines:
             to = self._pock_c[k] - rest
             dist = float(np.linalg.norm(to))
-            way = np.array([rest, to / max(dist, 1e-9) * min(v_mm_s, 1e6), [0.0, 0.0]])
-            self._crossings_on_way(s, way, 0.0, dist / min(v_mm_s, 1e6), t_a + tc, a, conf,
-                                   rest)
+            v = min(v_mm_s, 1e6)  # (unknown: crossed at the contact)
+            way = np.array([rest, to / max(dist, 1e-9) * v, [0.0, 0.0]])
+            self._crossings_on_way(s, way, 0.0, dist / v, t_a + tc, a, conf, rest)
         self._event(EventKind.POCKET, t_a + tc, a, (self._ref(s),), self._pock_c[k], conf,
                     pocket=self.spec.pockets[k].name)
 
@@ -3422,15 +3424,11 @@ class MotionEventDetector:
             dip = self._line_r[li] - np.sqrt((near * near).sum(axis=1))
             sig = self._sigmas_of(sl, a % h)
             for m in (dip > _CHORD_SIGMAS * sig).nonzero()[0].tolist():
-                # where |p0 + f d - centre| = r, f in (0, 1): in, then out
-                b = float(rel[m] @ d[m]) / float(dd[m])
-                c = (float(rel[m] @ rel[m]) - float(self._line_r[li]) ** 2) / float(dd[m])
-                root = math.sqrt(max(b * b - c, 0.0))
                 t0, t1 = self._T(int(k0[m])), self._T(a)
                 z = float(dip[m]) / float(sig[m])
                 conf = 0.5 * (1.0 + math.erf(z / math.sqrt(8.0))) * self._quality(
                     [int(sl[m])], a)
-                for f in (b - root, b + root):
+                for f in self._circle_cuts(li, p0[m], d[m]):  # (in, then out)
                     self._event(EventKind.LINE_CROSS, t0 + f * (t1 - t0), a,
                                 (self._ref(int(sl[m])),), p0[m] + f * d[m], conf,
                                 line=self._lines[li].name)
@@ -3479,13 +3477,20 @@ class MotionEventDetector:
         f = d0 / (d0 - d1)
         if not self._line_circle[li]:
             return f
-        rel, d = p0 - self._line_a[li], p1 - p0
+        near, far = self._circle_cuts(li, p0, p1 - p0)
+        f_in = near if d0 < 0 else far  # (entering: the near root; leaving: the far one)
+        return f_in if 0.0 <= f_in <= 1.0 else f
+
+    def _circle_cuts(self, li: int, p0: np.ndarray, d: np.ndarray) -> tuple[float, float]:
+        """Where the straight way ``p0 + f d`` meets circle ``li``: the two ``f`` with
+        ``|p0 + f d - centre| = r``, the nearer first (their mean, where it passes
+        nearest the centre, when it misses the circle)."""
+        rel = p0 - self._line_a[li]
         dd = float(d @ d)
         b = float(rel @ d) / dd
         c = (float(rel @ rel) - float(self._line_r[li]) ** 2) / dd
         root = math.sqrt(max(b * b - c, 0.0))
-        f_in = -b - root if d0 < 0 else -b + root  # (entering: the near root; leaving: far)
-        return f_in if 0.0 <= f_in <= 1.0 else f
+        return -b - root, -b + root
 
     def _crossings_on_way(self, s: int, coef: np.ndarray, tau0: float, tau1: float,
                           t_a: float, a: int, conf: float, xy_last: np.ndarray) -> None:
