@@ -1289,3 +1289,23 @@ def test_ball_read_faintly_for_seconds_then_surely_becomes_a_track_at_once() -> 
         tracks = tracker.update(make_obs(k / FPS, np.asarray(faint) + rng.normal(0, 1.0, (2, 2)),
                                          ["cue_ball", "ball_10"], frame=k))
     assert "ball_10" in tracks.label
+
+
+def test_ball_hidden_for_seconds_never_takes_a_misread_of_its_neighbour() -> None:
+    # (from 14_1 from the pixels) ball_14 in a rack, missed by the detector for seconds,
+    # its gate grown meanwhile; its neighbour 55 mm away read faintly as the cue ball,
+    # which is in play elsewhere: its track took that detection and held the neighbour's
+    # place until the rack broke, and ball_14, seen again, became a second track
+    tracker = Tracker(POOL)
+    rng = np.random.default_rng(3)
+    ball_14, cue = [784.0, -29.0], [-800.0, 0.0]
+    tracks = run_still(tracker, [ball_14, cue], ["ball_14", "cue_ball"], 0.0, 10, rng)
+    ball_id = _id_at(tracks, np.array(ball_14))
+    for k in range(10, 100):
+        obs = make_obs(k / FPS, np.array([cue, [780.0, 26.0]]) + rng.normal(0, 1.0, (2, 2)),
+                       ["cue_ball", "cue_ball"], frame=k)
+        tracks = tracker.update(Observations(obs.t_s, obs.frame, obs.xy_mm, obs.sigma_mm,
+                                             obs.label, np.array([0.9, 0.15])))
+    row = tracks.id.tolist().index(ball_id)
+    assert not tracks.seen[row]
+    np.testing.assert_allclose(tracks.xy_mm[row], ball_14, atol=3.0)

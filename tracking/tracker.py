@@ -582,9 +582,9 @@ class Tracker:
                 ok[passing] &= ~self._turned_back(live[passing], z, sigma, live_mask, t)
             # a resting track unseen for frames, its gate grown meanwhile, takes a detection
             # beyond start_moving_mm of its place only where the frame before showed one
-            # too: a false detection beside a hidden object must not carry it off, and one
-            # nudged while hidden is found a frame later
-            ok &= ~self._unconfirmed_shift(live, z, sigma, ok, t)
+            # too (a false detection beside a hidden object must not carry it off, and one
+            # nudged while hidden is found a frame later), and only of its own label
+            ok &= ~self._unconfirmed_shift(live, z, sigma, lab, ok, t)
             # a resting track's detection beyond the noise: not one pushed back at it
             doubt = ok & ~self._moving[live][:, None] & (d2 > _PUSH_TOL_SIGMA**2)
             if doubt.any():
@@ -1045,11 +1045,13 @@ class Tracker:
         return out
 
     def _unconfirmed_shift(self, live: np.ndarray, z: np.ndarray, sigma: np.ndarray,
-                           ok: np.ndarray, t: float) -> np.ndarray:
+                           lab: np.ndarray, ok: np.ndarray, t: float) -> np.ndarray:
         """``(len(live), len(z))``: stage-1 pairs of a resting track unseen since the frame
         before last with a detection farther than ``start_moving_mm`` (and its noise) from
         its place, where no detection lay within that of this one in the previous frames
-        (``jump_window_s``). Remembers, per such track, its nearest such detection."""
+        (``jump_window_s``), or of another label (``lab``): a misread is told from another
+        object only up close (a ball hidden for seconds took a faint misread of its
+        neighbour, 53 mm away). Remembers, per such track, its nearest such detection."""
         s = self.settings
         hidden = ~self._moving[live] & (self._misses[live] >= 2)
         out = np.zeros(ok.shape, dtype=bool)
@@ -1061,13 +1063,14 @@ class Tracker:
         step = np.linalg.norm(z[None] - self._x[live[rows], None, :2], axis=2)
         tol = s.start_moving_mm + 3 * sigma  # (per detection)
         far = ok[rows] & (step > tol[None, :])
+        out[rows] = far & (self._label[live[rows]][:, None] != lab[None, :])
         for k in far.any(axis=1).nonzero()[0].tolist():
             row = int(live[rows[k]])
             prev = self._shift_seen.get(row)
             if prev is None:
                 out[rows[k]] = far[k]
             else:
-                out[rows[k]] = far[k] & (np.linalg.norm(z - prev[1], axis=1) > tol)
+                out[rows[k]] |= far[k] & (np.linalg.norm(z - prev[1], axis=1) > tol)
             self._shift_seen[row] = (t, z[far[k]][np.argmin(step[k][far[k]])])
         return out
 
