@@ -2253,3 +2253,14 @@ def test_break_cue_ball_unseen_until_it_comes_back_off_the_rack_hits_the_apex_su
     apex = next(e.ids for e in res.events if e.kind == "contact")
     assert set(first.ids) == set(apex) and first.confidence >= 0.5
     assert abs(first.t_s - t_hit) < 0.02
+
+
+def test_puck_head_on_into_a_held_row_just_before_a_frame_hits_the_pawn_it_meets():
+    # Novuss seed 0 shot 76: the puck (2.8 m/s) meets pawn 4 of the start row, which the
+    # cushion holds, head on 0.8 ms before a frame; its path in, fitted to the frames
+    # before, ends 0.3 mm short of touching pawn 4 and 8 mm from pawn 3, the neighbour it
+    # would have reached next. Both near misses lie at the window's end, where the one
+    # clearly nearer is the pawn it met (pawn 3 came first before, as a junction tie)
+    hits = _puck_hits("puck_head_on_into_a_held_row_just_before_a_frame_tracks.json")
+    assert [ids for ids, _ in hits] == [(1, 4)]
+    assert abs(hits[0][1] - 0.699) < 0.005

@@ -1199,6 +1199,7 @@ class MotionEventDetector:
         seen_pairs: set[tuple[int, int]] = set()
         late_hits: set[int] = set()  # strikers with a touch found past frame a
         at_end: set[tuple[int, int]] = set()  # near misses nearest at the window's end
+        held_end: dict[tuple[int, int], float] = {}  # and of held objects: their gaps
         for i in triggers:
             if i not in paths:
                 continue
@@ -1282,6 +1283,8 @@ class MotionEventDetector:
                             @ (eval_velocity(ci, tc) - eval_velocity(cj, tc))) > 0.0:
                         continue  # moving apart all the window: they touched before, if ever
                     conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2)) * 0.8
+                    if bounce_only and tc >= tau1 - 1e-9:
+                        held_end[(i, j)] = gap
                 if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
                     continue
                 if bounce_only and conf < 1.0 and self._meets_cushion(i, ci, tau0,
@@ -1297,6 +1300,12 @@ class MotionEventDetector:
                     continue  # (a slowing path run past its stop turns back: no motion)
                 seen_pairs.add(key)
                 cands.append(_Candidate(tc, i, j, r, conf, bounce_only, cradle))
+        # (of held objects a striker's path is nearest as the window ends, still closing,
+        # it met the one it is clearly nearest: a row's pawn hit head on just before the
+        # frame, not the neighbour its path would have reached after it)
+        ends = [c for c in cands if (c.i, c.j) in held_end]
+        cands = [c for c in cands if (c.i, c.j) not in held_end or held_end[(c.i, c.j)] - min(
+            held_end[(o.i, o.j)] for o in ends if o.i == c.i) <= 2.0 * self._sigma_of(c.i, a)]
         # (a striker nearest two objects off their rest next frame, both at this window's
         # end, has not reached them yet: their starts then time and order the split hit)
         split = Counter(i for i, _ in at_end)
