@@ -2264,3 +2264,14 @@ def test_puck_head_on_into_a_held_row_just_before_a_frame_hits_the_pawn_it_meets
     hits = _puck_hits("puck_head_on_into_a_held_row_just_before_a_frame_tracks.json")
     assert [ids for ids, _ in hits] == [(1, 4)]
     assert abs(hits[0][1] - 0.699) < 0.005
+
+
+def test_pawn_passing_a_pawn_into_a_cushion_hits_it_on_the_way_back_not_on_the_way_in():
+    # Novuss seed 1 shot 163: pawn 13, struck at 0.644 s, passes pawn 2 within a few mm
+    # on its way into the right cushion and hits it coming back, at 0.730 s. Pawn 2 stays
+    # at rest two frames after the near miss (its motion, run back, leaves at 0.730), so
+    # the near miss is no contact; the start times the one on the way back
+    hits = [(e.labels, e.t_s) for e in of(_recorded(
+        NOVUSS, "pawn_past_a_pawn_into_a_cushion_and_back_into_it_tracks.json"),
+        EventKind.CONTACT) if {o.id for o in e.objects} == {2, 13}]
+    assert len(hits) == 1 and abs(hits[0][1] - 0.730) < 0.005

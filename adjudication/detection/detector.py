@@ -1298,6 +1298,9 @@ class MotionEventDetector:
                 if any(float(eval_velocity(paths[k], tc) @ eval_velocity(paths[k], tau0)) < 0.0
                        for k in (i, j) if k in moving_before):
                     continue  # (a slowing path run past its stop turns back: no motion)
+                if (conf < 1.0 and not (bounce_only or cradle) and j not in moving_before
+                        and self._still_after(j, tc, a, t_a)):
+                    continue
                 seen_pairs.add(key)
                 cands.append(_Candidate(tc, i, j, r, conf, bounce_only, cradle))
         # (of held objects a striker's path is nearest as the window ends, still closing,
@@ -1414,6 +1417,17 @@ class MotionEventDetector:
                     explained.add(i)
         self._kicks.update(kicked)
         return explained
+
+    def _still_after(self, j: int, tc: float, a: int, t_a: float) -> bool:
+        """Whether resting slot ``j``, which a mover passes nearest at ``tc``, left its rest
+        more than a frame and a half later (its motion once seen off rest, run back): a
+        pawn passed by on its way into a cushion, and met on the way back, stays at rest
+        between (its start times that later contact)."""
+        k = a + int(self._first_off[j])  # (the first frame ahead that sees it off rest)
+        if k > a + self.settings.lag_frames:
+            return False
+        t_on = self._onset_of(j, k, self._T(k))
+        return t_on is not None and t_on - (t_a + tc) > 1.5 * self._dt
 
     def _next_seen(self, s: int, a: int) -> int:
         """The first frame after ``a`` that sees slot ``s`` (``a + 1`` if none has yet)."""
