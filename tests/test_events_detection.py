@@ -2275,3 +2275,15 @@ def test_pawn_passing_a_pawn_into_a_cushion_hits_it_on_the_way_back_not_on_the_w
         NOVUSS, "pawn_past_a_pawn_into_a_cushion_and_back_into_it_tracks.json"),
         EventKind.CONTACT) if {o.id for o in e.objects} == {2, 13}]
     assert len(hits) == 1 and abs(hits[0][1] - 0.730) < 0.005
+
+
+def test_pawn_seen_once_off_rest_then_lost_for_frames_is_struck_when_it_left():
+    # Novuss seed 1 shot 99: pawn 9 hits pawn 14 at 0.734 s; pawn 14 is seen once off its
+    # rest, 45 mm out, then missed four frames, and seen again just before it drops into a
+    # pocket. One sighting alone is no onset; when the second confirms it, the first is
+    # its motion's first sighting too, and the two, run back, time the start (was 0.900 s,
+    # the window's middle, and no mover near then)
+    hits = [e for e in of(_recorded(
+        NOVUSS, "pawn_struck_seen_once_then_unseen_for_four_frames_tracks.json"),
+        EventKind.CONTACT) if {o.id for o in e.objects} == {9, 14}]
+    assert len(hits) == 1 and abs(hits[0].t_s - 0.734) < 0.005

@@ -2943,7 +2943,13 @@ class MotionEventDetector:
         """When resting slot ``s`` left its rest: in the frames before ``a``, back to the
         one before it was last seen (struck while lost from view, it left then)."""
         tau0, tau1, _ = self._window(a, s)
-        tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
+        # (seen off its rest once before a gap, and not again till now: the motion's first
+        # sighting, which one alone could not tell from noise)
+        k = self._last_seen_frame(s, a, max(0, self._n - self._hist, a - 8))
+        off = self._seen[s, k % self._hist] and float(np.linalg.norm(
+            self._xy[s, k % self._hist] - self._rest_xy[s])) > float(
+            self._onset_mm(self._sigma_of(s, k)))
+        tt, xa = self._samples(s, k if off else a, a + self.settings.lag_frames, t_a)
         tc = onset_time(tt, xa, self._rest_xy[s], tau0 - self._dt, tau1)
         return None if tc is None else t_a + tc
 
