@@ -2287,3 +2287,16 @@ def test_pawn_seen_once_off_rest_then_lost_for_frames_is_struck_when_it_left():
         NOVUSS, "pawn_struck_seen_once_then_unseen_for_four_frames_tracks.json"),
         EventKind.CONTACT) if {o.id for o in e.objects} == {9, 14}]
     assert len(hits) == 1 and abs(hits[0].t_s - 0.734) < 0.005
+
+
+def test_puck_into_a_stopped_pawn_that_knocks_its_neighbour_hits_both_in_order():
+    # Novuss seed 0 shot 293: pawn 4, struck earlier, has stopped beside pawn 6 but is not
+    # judged at rest yet; the puck, off a cushion, hits it at 0.878 s and it knocks pawn 6
+    # at 0.888 s. Its still path passes pawn 6 within the gate at the window's start, but
+    # pawn 6, run back, leaves its rest only at 0.887 s: no contact then, and the puck's
+    # touch, found in the same frame, stands (was: 4 hit 6 at 0.833 s, the puck nothing)
+    hits = [(tuple(o.id for o in e.objects), e.t_s) for e in of(_recorded(
+        NOVUSS, "puck_into_a_stopped_pawn_beside_another_tracks.json"), EventKind.CONTACT)
+        if e.t_s > 0.8]
+    assert [ids for ids, _ in hits] == [(1, 4), (4, 6)]
+    assert abs(hits[0][1] - 0.878) < 0.005 and abs(hits[1][1] - 0.888) < 0.005

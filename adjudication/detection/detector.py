@@ -1298,8 +1298,9 @@ class MotionEventDetector:
                 if any(float(eval_velocity(paths[k], tc) @ eval_velocity(paths[k], tau0)) < 0.0
                        for k in (i, j) if k in moving_before):
                     continue  # (a slowing path run past its stop turns back: no motion)
-                if (conf < 1.0 and not (bounce_only or cradle) and j not in moving_before
-                        and self._still_after(j, tc, a, t_a)):
+                if conf < 1.0 and not (bounce_only or cradle) and any(
+                        k not in moving_before and self._still_after(k, tc, a, t_a)
+                        for k in (i, j)):
                     continue
                 seen_pairs.add(key)
                 cands.append(_Candidate(tc, i, j, r, conf, bounce_only, cradle))
@@ -1419,10 +1420,11 @@ class MotionEventDetector:
         return explained
 
     def _still_after(self, j: int, tc: float, a: int, t_a: float) -> bool:
-        """Whether resting slot ``j``, which a mover passes nearest at ``tc``, left its rest
-        more than a frame and a half later (its motion once seen off rest, run back): a
-        pawn passed by on its way into a cushion, and met on the way back, stays at rest
-        between (its start times that later contact)."""
+        """Whether resting slot ``j``, which another object passes nearest at ``tc``, left
+        its rest more than a frame and a half later (its motion once seen off rest, run
+        back): a pawn passed by on its way into a cushion, and met on the way back, stays
+        at rest between (its start times that later contact); so does one beside a pawn
+        that has stopped but does not rest yet, until something else sets it off."""
         k = a + int(self._first_off[j])  # (the first frame ahead that sees it off rest)
         if k > a + self.settings.lag_frames:
             return False
