@@ -2300,3 +2300,16 @@ def test_puck_into_a_stopped_pawn_that_knocks_its_neighbour_hits_both_in_order()
         if e.t_s > 0.8]
     assert [ids for ids, _ in hits] == [(1, 4), (4, 6)]
     assert abs(hits[0][1] - 0.878) < 0.005 and abs(hits[1][1] - 0.888) < 0.005
+
+
+def test_pawn_seen_once_before_a_cushion_by_a_corner_pocket_hits_it_and_crosses_the_line():
+    # Novuss seed 1 shot 177: pawn 4, struck at 0.870 s, is seen once moving, then bounces
+    # off cushion b at 0.890 s and drops into the corner pocket, crossing the left zone
+    # line on the way. With one sighting since it left rest, its run is the line from
+    # where and when it left through that sighting: it meets the cushion away from the
+    # pocket, and crosses the line between the sighting and the cushion
+    events = [e for e in _recorded(
+        NOVUSS, "pawn_seen_once_off_a_cushion_into_a_corner_pocket_tracks.json")
+        if [o.id for o in e.objects] == [4] and e.t_s > 0.85]
+    assert [(e.kind, e.cushion or e.line) for e in events] == [
+        (EventKind.LINE_CROSS, "zone_left"), (EventKind.CUSHION, "b"), (EventKind.POCKET, None)]

@@ -3170,6 +3170,12 @@ class MotionEventDetector:
                     t_ev, p = t_a + t_off, p_off
             if coef is not None and tc is not None and tc > tau0 and self._lines:
                 self._crossings_on_way(s, coef, tau0, tc, t_a, a, conf, p_last)
+            elif off is not None and self._lines and off[0] > tau0:
+                # (no path in reaches the pocket: the straight way from its last place
+                # into that cushion)
+                way = np.array([p_last, (off[1] - p_last) / (off[0] - tau0), [0.0, 0.0]])
+                self._crossings_on_way(s, way, 0.0, off[0] - tau0, t_a + tau0, a,
+                                       0.5 * conf, p_last)
             elif tc is None and off is None and self._lines and tau0 < 0:
                 # (a path that does not reach it, or none: knocked from rest, or off a
                 # cushion unseen; the straight way from its last place to the pocket, at
@@ -3292,6 +3298,12 @@ class MotionEventDetector:
         # (a run begins where it left rest, or where it last bounced off a cushion or a
         # ball: two sightings since make a run too)
         k0 = int(np.searchsorted(tau, self._run_began(s) - t_a))
+        t0 = float(self._t_start[s])
+        if k0 == len(tau) - 1 and math.isfinite(t0) and self._run_began(s) <= t0:
+            # (seen once since it left rest: where and when it left is the run's other
+            # point)
+            tau = np.insert(tau, k0, t0 - t_a)
+            xy = np.insert(xy, k0, self._start_xy[s], axis=0)
         for m in range(len(tau) - 1, 0, -1):
             lo = max(0, m - 3)
             if lo < k0 < m:
