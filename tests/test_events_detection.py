@@ -2313,3 +2313,13 @@ def test_pawn_seen_once_before_a_cushion_by_a_corner_pocket_hits_it_and_crosses_
         if [o.id for o in e.objects] == [4] and e.t_s > 0.85]
     assert [(e.kind, e.cushion or e.line) for e in events] == [
         (EventKind.LINE_CROSS, "zone_left"), (EventKind.CUSHION, "b"), (EventKind.POCKET, None)]
+
+
+def test_puck_seen_once_after_a_hit_before_a_cushion_by_a_corner_pocket_hits_it():
+    # Novuss seed 1 shot 119: the puck hits pawn 6 at 0.707 s, is seen once, bounces off
+    # the left cushion at 0.755 s and drops into the corner pocket. Its run is the line
+    # from where it hit the pawn through that sighting
+    events = [e for e in _recorded(
+        NOVUSS, "puck_seen_once_after_a_hit_off_a_cushion_into_a_corner_pocket_tracks.json")
+        if e.labels == ("puck",) and e.kind is EventKind.CUSHION]
+    assert [e.cushion for e in events] == ["left"] and abs(events[0].t_s - 0.755) < 0.01

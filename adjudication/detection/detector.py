@@ -367,6 +367,8 @@ class MotionEventDetector:
         # slot -> (t_s, unit direction) of the last hit that started it from rest
         self._hit_dir: dict[int, tuple[float, np.ndarray]] = {}
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
+        # slot -> (t_s, centre) of the last contact it made as the mover (the contact's place)
+        self._struck_from: dict[int, tuple[float, np.ndarray]] = {}
         self._kicks: dict[int, _Hit] = {}  # slot -> a hit to test it for a cushion after
         # (slot, frame, its path into it) of bends nothing explained: a hit on an object
         # lost from view then, which a start seen later may own up to
@@ -608,6 +610,9 @@ class MotionEventDetector:
             for ref in refs:
                 slot = self._slot_of[ref.id]
                 self._contact_t[slot] = max(self._contact_t.get(slot, -math.inf), float(t_s))
+            mover = self._slot_of[refs[0].id]
+            if self._contact_t[mover] == float(t_s):
+                self._struck_from[mover] = (float(t_s), np.array(ev.xy_mm))
 
     def _release(self, t_now: float) -> list[Event]:
         """Pending events older than two frames, contacts' order confidence settled."""
@@ -3281,6 +3286,14 @@ class MotionEventDetector:
             began = max(began, float(self._t_start[s]))
         return began
 
+    def _run_start(self, s: int, began: float) -> tuple[float, np.ndarray] | None:
+        """(time, centre) where slot ``s``'s present run began at ``began``, when known:
+        where it left rest, or where it hit an object as the mover."""
+        if float(self._t_start[s]) == began:
+            return began, self._start_xy[s]
+        hit = self._struck_from.get(s)
+        return hit if hit is not None and hit[0] == began else None
+
     def _cushion_before_pocket(self, s: int, a: int, a_last: int, t_a: float
                                ) -> tuple[float, np.ndarray, np.ndarray] | None:
         """(time relative to frame ``a``, centre, velocity off it) of a cushion that slot
@@ -3297,13 +3310,13 @@ class MotionEventDetector:
         r = float(self._radius[s])
         # (a run begins where it left rest, or where it last bounced off a cushion or a
         # ball: two sightings since make a run too)
-        k0 = int(np.searchsorted(tau, self._run_began(s) - t_a))
-        t0 = float(self._t_start[s])
-        if k0 == len(tau) - 1 and math.isfinite(t0) and self._run_began(s) <= t0:
-            # (seen once since it left rest: where and when it left is the run's other
-            # point)
-            tau = np.insert(tau, k0, t0 - t_a)
-            xy = np.insert(xy, k0, self._start_xy[s], axis=0)
+        began = self._run_began(s)
+        k0 = int(np.searchsorted(tau, began - t_a))
+        start = self._run_start(s, began)
+        if k0 == len(tau) - 1 and start is not None:
+            # (seen once since the run began: where and when it began is its other point)
+            tau = np.insert(tau, k0, start[0] - t_a)
+            xy = np.insert(xy, k0, start[1], axis=0)
         for m in range(len(tau) - 1, 0, -1):
             lo = max(0, m - 3)
             if lo < k0 < m:
