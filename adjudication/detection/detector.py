@@ -48,6 +48,7 @@ from typing import Protocol
 import numpy as np
 
 from adjudication.detection.fitting import (
+    GAP_LINE_IN,
     GapLines,
     closest_approach,
     eval_path,
@@ -2849,15 +2850,14 @@ class MotionEventDetector:
                     or self._last_pair_t.get((i, j), -math.inf) >= t_c - 4.0 * self._dt):
                 del self._slow_pairs[(i, j)]
                 continue
-            ks = self._frames(a0 - _SLOW_BOUNCE_FRAMES, a + look)
-            both = self._seen[i, ks % h] & self._seen[j, ks % h]
-            ks = ks[both]
-            tt = self._t[ks % h] - t_c
+            cols = self._frames(a0 - _SLOW_BOUNCE_FRAMES, a + look) % h
+            cols = cols[self._seen[i, cols] & self._seen[j, cols]]
+            tt = self._t[cols] - t_c
             began = max(self._run_began(i), self._run_began(j)) - t_c
             after, before = tt > 0.0, (tt < 0.0) & (tt > began)
             if after.sum() < 4 or before.sum() < 4:
                 continue
-            d = self._xy[i, ks % h] - self._xy[j, ks % h]
+            d = self._xy[i, cols] - self._xy[j, cols]
             gap = np.sqrt((d * d).sum(axis=1)) - float(self._radius[i] + self._radius[j])
             sig = math.hypot(self._sigma_of(i, a), self._sigma_of(j, a))
             g = gap_lines(tt, gap, before, after)
@@ -2865,7 +2865,7 @@ class MotionEventDetector:
             # (their relative velocity along the line of centres turned, by about as much
             # as the gap's rate did: a pass by within a mm closes and opens the gap too,
             # the line of centres swinging round at one relative velocity)
-            rel_in = fit_path(tt[before][-6:], d[before][-6:], 1)[0][1]
+            rel_in = fit_path(tt[before][-GAP_LINE_IN:], d[before][-GAP_LINE_IN:], 1)[0][1]
             rel_out = fit_path(tt[after], d[after], 1)[0][1]
             nrm = d[before][-1] / max(float(np.linalg.norm(d[before][-1])), 1e-9)
             turn = float((rel_out - rel_in) @ nrm)
@@ -2873,15 +2873,15 @@ class MotionEventDetector:
                                              0.5 * (g.v_out - g.v_in)):
                 del self._slow_pairs[(i, j)]
                 dt = float(np.clip(g.vertex_s, -self._dt, self._dt))
-                k = int(ks[before][-1])
+                first, last = cols[before][[0, -1]]
                 # (the striker: the one that moved more over the frames before)
-                moved = [float(np.linalg.norm(self._xy[s, k % h] - self._xy[s, ks[before][0] % h]))
+                moved = [float(np.linalg.norm(self._xy[s, last] - self._xy[s, first]))
                          for s in (i, j)]
                 striker, other = (i, j) if moved[0] >= moved[1] else (j, i)
                 self._last_pair_t[(i, j)] = self._T(a)
                 self._event(EventKind.CONTACT, t_c + dt, a,
                             (self._ref(striker), self._ref(other)),
-                            self._xy[striker, k % h], 0.6 * self._quality([i, j], a),
+                            self._xy[striker, last], 0.6 * self._quality([i, j], a),
                             self._dt / 2)
 
     def _slow_bounces(self, a: int, look: int) -> None:

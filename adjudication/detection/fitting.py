@@ -68,11 +68,15 @@ class GapLines:
         return (self.at_out - self.at_in) / (self.v_in - self.v_out)
 
 
-def gap_lines(tau_s: np.ndarray, gap_mm: np.ndarray, before: np.ndarray, after: np.ndarray,
-              last_in: int = 6) -> GapLines:
-    """``GapLines`` through the samples ``before`` (the last ``last_in`` of them) and
+#: The line in of ``gap_lines`` runs through this many of the last samples before the touch.
+GAP_LINE_IN = 6
+
+
+def gap_lines(tau_s: np.ndarray, gap_mm: np.ndarray, before: np.ndarray, after: np.ndarray
+              ) -> GapLines:
+    """``GapLines`` through the samples ``before`` (the last ``GAP_LINE_IN`` of them) and
     ``after`` (boolean masks of ``tau_s``, two samples or more each)."""
-    v_in, at_in, se_in = fit_line(tau_s[before][-last_in:], gap_mm[before][-last_in:])
+    v_in, at_in, se_in = fit_line(tau_s[before][-GAP_LINE_IN:], gap_mm[before][-GAP_LINE_IN:])
     v_out, at_out, se_out = fit_line(tau_s[after], gap_mm[after])
     return GapLines(v_in, at_in, se_in, v_out, at_out, se_out)
 
