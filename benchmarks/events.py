@@ -238,7 +238,7 @@ def truth(spec: TableSpec, res: physics.ShotResult, lines) -> list[dict]:
             continue
         last[key] = e.t_s
         out.append({"kind": e.kind, "t": e.t_s, "ids": tuple(int(i) for i in e.ids),
-                    "name": e.cushion or e.pocket,
+                    "name": e.cushion or e.pocket, "speed_mm_s": e.speed_mm_s,
                     "frozen": (e.kind == "contact" and frozen(spec, res, e.ids, e.t_s)) or (
                         e.kind == "cushion" and pressed(spec, res, int(e.ids[0]), e.cushion,
                                                         e.t_s))})
@@ -390,7 +390,9 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
             missed = [g for n, g in enumerate(gt) if n not in found]
             _show(label, done, kind, [
                 *("MISS " + _describe(g["kind"], g["ids"], g.get("name"), g["t"])
-                  + (" (touching at rest)" if g.get("frozen") else "") for g in missed),
+                  + (" (touching at rest)" if g.get("frozen") else "")
+                  + (f" {g['speed_mm_s']:.0f} mm/s" if g["kind"] in _SPLIT else "")
+                  for g in missed),
                 *("FALSE " + _describe(e.kind.value, e.ids, e.cushion or e.pocket or e.line,
                                        e.t_s)
                   + (" (touching at rest)" if e.kind.value in _SPLIT

@@ -39,12 +39,15 @@ class ObjectSpec:
     ``height_mm`` is the full height (a ball's diameter, a disc's thickness);
     ``centre_height_mm`` is the height of the point the camera is said to see, the ball's
     centre or the middle of a disc's top face, so parallax is computed from it.
+    ``mass_g`` is a typical weight: what share of a hit's momentum each object of a pair
+    keeps (balls are equal, a puck three pawns).
     """
 
     kind: str
     radius_mm: float
     height_mm: float
     hole_radius_mm: float = 0.0
+    mass_g: float = 1.0
 
     @property
     def centre_height_mm(self) -> float:
@@ -219,6 +222,7 @@ def _by_name(items, name, what, table):  # type: ignore[no-untyped-def]
 
 BALL_DIAMETER_MM = 57.15  # WPA 8.1 / W8: 2.25 in
 BALL_RADIUS_MM = BALL_DIAMETER_MM / 2
+BALL_MASS_G = 163.0  # WPA 8.1: 156-170 g
 POOL_LABELS = ("cue_ball",) + tuple(f"ball_{n}" for n in range(1, 16))
 
 #: Pocket mouths, middle of the WPA 2001 tolerance (RULES §2.2): corner 114.3-117.5 mm,
@@ -333,7 +337,8 @@ def _pool_table(name: str) -> TableSpec:
         lines=lines,
         spots=spots,
         diamonds_xy_mm=tuple(diamonds),
-        objects={"ball": ObjectSpec("ball", BALL_RADIUS_MM, BALL_DIAMETER_MM)},
+        objects={"ball": ObjectSpec("ball", BALL_RADIUS_MM, BALL_DIAMETER_MM,
+                                    mass_g=BALL_MASS_G)},
         labels=POOL_LABELS,
         notes=("head string, foot string and spots at quarter lengths (WPA 8.1)",),
     )
@@ -348,8 +353,9 @@ NOVUSS_ZONE_DEPTH_MM = 130.0  # ⚙ to the centre of the 1 mm line
 NOVUSS_CIRCLE_RADIUS_MM = 125.0
 NOVUSS_POCKET_RADIUS_MM = 50.0
 NOVUSS_POCKET_INSET_MM = 65.0  # hole edge 15 mm from both rails
-PAWN = ObjectSpec("pawn", 15.0, 12.0, hole_radius_mm=4.0)
-PUCK = ObjectSpec("puck", 22.5, 15.0, hole_radius_mm=5.1)
+# masses: birch, a 30 x 12 mm pawn with its hole ~6 g; a puck ~18 g (RULES §1.2: <= 22 g)
+PAWN = ObjectSpec("pawn", 15.0, 12.0, hole_radius_mm=4.0, mass_g=6.0)
+PUCK = ObjectSpec("puck", 22.5, 15.0, hole_radius_mm=5.1, mass_g=18.0)
 NOVUSS_LABELS = ("puck", "red_pawn", "black_pawn")
 
 

@@ -2323,3 +2323,36 @@ def test_puck_seen_once_after_a_hit_before_a_cushion_by_a_corner_pocket_hits_it(
         NOVUSS, "puck_seen_once_after_a_hit_off_a_cushion_into_a_corner_pocket_tracks.json")
         if e.labels == ("puck",) and e.kind is EventKind.CUSHION]
     assert [e.cushion for e in events] == ["left"] and abs(events[0].t_s - 0.755) < 0.01
+
+
+def _contacts(spec, name):
+    """(ids, time, confidence) of each contact in recorded tracks tests/data/``name``."""
+    return [(tuple(o.id for o in e.objects), e.t_s, e.confidence)
+            for e in of(_recorded(spec, name), EventKind.CONTACT)]
+
+
+def test_ball_struck_into_a_ball_just_beyond_passes_the_hit_on_not_the_cue_ball():
+    # pool seed 1 shot 7: the cue ball hits ball 3 full at 0.505 s and nearly stops; ball
+    # 3 hits ball 2, 6 mm beyond, 1.8 ms later. The cue ball's path in, run on, also
+    # reaches ball 2, but not through ball 3: after that hit it went on with what it kept
+    hits = _contacts(POOL, "ball_struck_into_a_ball_just_beyond_tracks.json")
+    assert [ids for ids, _, _ in hits] == [(1, 3), (3, 2)]
+    assert abs(hits[1][1] - 0.506) < 0.005 and hits[1][2] > 0.5
+
+
+def test_cue_ball_thinly_off_one_ball_into_the_next_hits_both():
+    # pool seed 1 shot 239: the cue ball cuts ball 4 thinly at 0.649 s and goes on, bent a
+    # little, into ball 3 at 0.682 s: its path deflected at the first hit still reaches
+    # the second ball
+    hits = _contacts(POOL, "cue_ball_off_one_ball_into_the_next_tracks.json")
+    assert [ids for ids, _, _ in hits] == [(1, 4), (1, 3)]
+    assert abs(hits[1][1] - 0.682) < 0.01
+
+
+def test_pawn_struck_into_two_pawns_within_a_frame_hits_both():
+    # Novuss seed 1 shot 255: pawn 8 hits pawn 11 at 0.556 s; 11 hits 5 at 0.567 s and 3
+    # at 0.585 s, before the next frame. 11's path fitted after those hits points at
+    # neither; the line of the hit it left rest along, 8's, runs into both
+    hits = _contacts(NOVUSS, "pawn_struck_into_two_pawns_within_a_frame_tracks.json")
+    got = {ids for ids, t, _ in hits if 0.55 < t < 0.6}
+    assert {(11, 5), (11, 3)} <= got and (1, 3) not in got and (8, 3) not in got

@@ -368,8 +368,8 @@ class MotionEventDetector:
         # slot -> (t_s, unit direction) of the last hit that started it from rest
         self._hit_dir: dict[int, tuple[float, np.ndarray]] = {}
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
-        # slot -> (t_s, centre) of the last contact it made as the mover (the contact's place)
-        self._struck_from: dict[int, tuple[float, np.ndarray]] = {}
+        # slot -> (t_s, centre, slot it struck) of the last contact it made as the mover
+        self._struck_from: dict[int, tuple[float, np.ndarray, int]] = {}
         self._kicks: dict[int, _Hit] = {}  # slot -> a hit to test it for a cushion after
         # (slot, frame, its path into it) of bends nothing explained: a hit on an object
         # lost from view then, which a start seen later may own up to
@@ -613,7 +613,8 @@ class MotionEventDetector:
                 self._contact_t[slot] = max(self._contact_t.get(slot, -math.inf), float(t_s))
             mover = self._slot_of[refs[0].id]
             if self._contact_t[mover] == float(t_s):
-                self._struck_from[mover] = (float(t_s), np.array(ev.xy_mm))
+                self._struck_from[mover] = (float(t_s), np.array(ev.xy_mm),
+                                            self._slot_of[refs[1].id])
 
     def _release(self, t_now: float) -> list[Event]:
         """Pending events older than two frames, contacts' order confidence settled."""
@@ -2506,8 +2507,13 @@ class MotionEventDetector:
             """(gap at its nearest, when, score): the gap to touching, and how far the
             start is from along the line of centres then."""
             tc, dmin = closest_approach(cj, rest, lo_c, hi_c)
-            gap = dmin - float(self._radius[s] + self._radius[j])
-            loc = self._rest_xy[s] - eval_path(cj, tc)
+            r_sum = float(self._radius[s] + self._radius[j])
+            gap = dmin - r_sum
+            t_loc = tc
+            if gap < 0.0:  # (a path that runs into it met it where it first touched)
+                t_in = first_touch(cj, rest, r_sum, lo_c, tc)
+                t_loc = lo_c if t_in is None else t_in
+            loc = self._rest_xy[s] - eval_path(cj, t_loc)
             cos = float(loc @ u) / max(float(np.linalg.norm(loc)), 1e-9)
             return gap, tc, max(gap, 0.0) + 20.0 * (1.0 - cos)
 
@@ -2526,9 +2532,29 @@ class MotionEventDetector:
                 continue
             # (a struck puck would seem to reach the row behind it)
             lo_j = self._since_start(j, lo, t_a)
-            gap, tc, score = fit(j, cj, lo_j, max(hi, lo_j))
-            if gap <= 40.0:
-                cands.append((score, tc, j, cj, None))
+            hi_j = max(hi, lo_j)
+            # (gap, time, score, path, window it touched in when not the whole window)
+            ways: list[tuple[float, float, float, np.ndarray, tuple[float, float] | None]] = []
+            made = self._struck_from.get(j) if j not in started else None
+            if made is not None and lo_j < made[0] - t_a < hi_j:
+                # (its path in, fitted before it hit another object in the window, does
+                # not run on through that object: after it, it went on deflected)
+                t_h = made[0] - t_a
+                ways.append((*fit(j, cj, lo_j, t_h), cj, None))
+                if (off := self._deflected(j, cj, t_a, made)) is not None:
+                    ways.append((*fit(j, off, t_h, hi_j), off, (t_h, hi_j)))
+            else:
+                ways.append((*fit(j, cj, lo_j, hi_j), cj, None))
+            if (ray := self._struck_ray(j, cj, t_a)) is not None:
+                # (struck itself just before, it went off along the line of that hit until
+                # its path fitted after shows where it turned: into this one)
+                lo_r, hi_r = max(lo_j, ray[0]), min(hi_j, ray[0] + self._dt)
+                if hi_r > lo_r:
+                    ways.append((*fit(j, ray[1], lo_r, hi_r), ray[1], (lo_r, hi_r)))
+            ways = [w for w in ways if w[0] <= 40.0]
+            if ways:
+                gap, tc, score, path, into = min(ways, key=lambda w: w[2])
+                cands.append((score, tc, j, path, into))
         for j, a_b, c_b in self._loose_bends:
             t_b = self._T(a_b)
             if (j != s and t_b - 2.0 * self._dt < t_on < t_b + self._dt
@@ -2597,6 +2623,36 @@ class MotionEventDetector:
                     0.005)
         self._pressed_cushion(s, self._rest_xy[s] - where, t_on, a)
         return True
+
+    def _deflected(self, j: int, coef: np.ndarray, t_a: float,
+                   made: tuple[float, np.ndarray, int]) -> np.ndarray | None:
+        """Slot ``j``'s straight path on from the contact ``made`` (time, its centre, the
+        slot it struck), its path in ``coef`` (relative to ``t_a``): it passed on its share
+        of the velocity along their line of centres (an elastic hit). None when the slot
+        struck did not leave rest then (where it was is not known well enough)."""
+        t_s, p_h, k = made
+        if not abs(float(self._t_start[k]) - t_s) < self._dt:
+            return None
+        m_j, m_k = (self.spec.object_for(self._labels[x]).mass_g for x in (j, k))
+        t_h = t_s - t_a
+        n = self._start_xy[k] - p_h
+        n = n / max(float(np.linalg.norm(n)), 1e-9)
+        v = eval_velocity(coef, t_h)
+        v = v - 2.0 * m_k / (m_j + m_k) * max(float(v @ n), 0.0) * n
+        return np.stack([p_h - v * t_h, v, np.zeros(2)])
+
+    def _struck_ray(self, j: int, coef: np.ndarray, t_a: float
+                    ) -> tuple[float, np.ndarray] | None:
+        """(when relative to ``t_a``, path) of slot ``j`` leaving rest along the line of the
+        hit that started it, at the speed of its path ``coef`` fitted after: where it went
+        before anything else turned it (None: no such hit noted as it left)."""
+        hit = self._hit_dir.get(j)
+        t0 = float(self._t_start[j])
+        if hit is None or not abs(hit[0] - t0) < 2e-3:
+            return None
+        tau0 = t0 - t_a
+        v = hit[1] * float(np.linalg.norm(eval_velocity(coef, tau0)))
+        return tau0, np.stack([self._start_xy[j] - v * tau0, v, np.zeros(2)])
 
     def _pressed_cushion(self, s: int, push_xy: np.ndarray, t_s: float, a: int) -> None:
         """A resting object against a cushion, pushed into it (``push_xy`` the line of
@@ -3292,7 +3348,7 @@ class MotionEventDetector:
         if float(self._t_start[s]) == began:
             return began, self._start_xy[s]
         hit = self._struck_from.get(s)
-        return hit if hit is not None and hit[0] == began else None
+        return hit[:2] if hit is not None and hit[0] == began else None
 
     def _cushion_before_pocket(self, s: int, a: int, a_last: int, t_a: float
                                ) -> tuple[float, np.ndarray, np.ndarray] | None:
