@@ -2356,3 +2356,13 @@ def test_pawn_struck_into_two_pawns_within_a_frame_hits_both():
     hits = _contacts(NOVUSS, "pawn_struck_into_two_pawns_within_a_frame_tracks.json")
     got = {ids for ids, t, _ in hits if 0.55 < t < 0.6}
     assert {(11, 5), (11, 3)} <= got and (1, 3) not in got and (8, 3) not in got
+
+
+def test_two_balls_meeting_just_after_a_cushion_each_is_found_though_neither_had_a_path():
+    # pool seed 1 shot 40 (break): ball 7 bounces off the foot cushion at 0.954 s and meets
+    # ball 8, moving, 48 ms later. Ball 8's bend is flagged while 7 has too few sightings
+    # since its cushion for a path, and 7's a frame later, when 8 has none since its own
+    # bend: their paths into the two bends touch at 1.002 s
+    hits = [(ids, t) for ids, t, _ in _contacts(
+        POOL, "ball_off_a_cushion_into_a_ball_off_another_tracks.json") if 0.9 < t < 1.1]
+    assert [set(ids) for ids, _ in hits] == [{7, 8}] and abs(hits[0][1] - 1.002) < 0.005

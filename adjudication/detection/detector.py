@@ -765,6 +765,9 @@ class MotionEventDetector:
             for i in triggers:
                 if bend[i] and i not in explained and self._premature(i, a, t_a):
                     bend[i] = False  # (its path goes on: the next frame tests it again)
+                elif bend[i] and i not in explained and i in paths and self._met_loose(
+                        i, a, t_a, paths[i]):
+                    explained.add(i)
             self._loose_bends = [b for b in self._loose_bends if a - b[1] < self._hist // 2
                                  and t_a - self._T(b[1]) < _LOOSE_BEND_S]
             self._loose_bends += [(i, a, paths[i].copy()) for i in triggers
@@ -2623,6 +2626,32 @@ class MotionEventDetector:
                     0.005)
         self._pressed_cushion(s, self._rest_xy[s] - where, t_on, a)
         return True
+
+    def _met_loose(self, i: int, a: int, t_a: float, ci: np.ndarray) -> bool:
+        """Whether mover ``i``, bent at frame ``a`` off nothing its fitted paths explain, met
+        a mover whose bend a frame or two before was left unexplained too: each bent just
+        after another bend (a cushion), with too few sightings since for a path the other's
+        could be tested against. Their paths into the two bends touch in both windows."""
+        tau0, tau1, _ = self._window(a, i)
+        for n, (j, a_b, c_b) in enumerate(self._loose_bends):
+            if j == i or not 0 < a - a_b <= 2 or self._mode[j] != _MOVING:
+                continue
+            t_b = self._T(a_b)
+            key = (min(i, j), max(i, j))
+            if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+                continue
+            lo = max(tau0, t_b - t_a - 2.0 * self._dt) - 0.5 * self._dt
+            hi = min(tau1, t_b - t_a) + 0.5 * self._dt
+            cj = shift_path(c_b, t_a - t_b)
+            tc = first_touch(ci, cj, float(self._radius[i] + self._radius[j]), lo, hi)
+            if tc is None:
+                continue
+            self._last_pair_t[key] = t_a
+            del self._loose_bends[n]
+            self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(j), self._ref(i)),
+                        eval_path(cj, tc), 0.6 * self._quality([i, j], a), 0.5 * self._dt)
+            return True
+        return False
 
     def _deflected(self, j: int, coef: np.ndarray, t_a: float,
                    made: tuple[float, np.ndarray, int]) -> np.ndarray | None:
