@@ -80,8 +80,10 @@ def test_break_cue_ball_flagged_bending_early_hits_the_apex_first(name, game, ou
 def test_pawns_half_under_the_cue_are_observed_as_less_sure():
     """Sample clip novuss, frame 313: the cue lies over two black pawns (68 % and 85 %
     visible), whose edge fits are spoilt and whose centres are 4-8 mm off. Their
-    observations say so (a larger sigma, from the fit's RMS: 3.4 mm for the one more
-    hidden); clear objects keep the refined centre's 1 mm (plus the calibration's)."""
+    observations say so (a larger sigma, from the fit's RMS); clear objects keep the
+    refined centre's 1 mm (plus the calibration's). How much larger turns on a few
+    tenths of a pixel of the model's box, which differ between CPUs: 3.4 mm on one
+    machine, 1.4 mm on another, for the one more hidden."""
     import cv2
     import numpy as np
 
@@ -105,5 +107,4 @@ def test_pawns_half_under_the_cue_are_observed_as_less_sure():
     hidden = visible[nearest] < 0.9
     clear_sigma = np.hypot(REFINED_SIGMA_MM, calib.rms_mm)
     assert hidden.sum() == 2 and np.all(obs.sigma_mm[hidden] > 1.1 * clear_sigma)
-    assert obs.sigma_mm[hidden].max() > 3.0 * clear_sigma  # (the 68 % visible one)
     assert np.median(obs.sigma_mm[~hidden]) == pytest.approx(clear_sigma)
