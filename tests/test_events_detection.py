@@ -2366,3 +2366,11 @@ def test_two_balls_meeting_just_after_a_cushion_each_is_found_though_neither_had
     hits = [(ids, t) for ids, t, _ in _contacts(
         POOL, "ball_off_a_cushion_into_a_ball_off_another_tracks.json") if 0.9 < t < 1.1]
     assert [set(ids) for ids, _ in hits] == [{7, 8}] and abs(hits[0][1] - 1.002) < 0.005
+
+
+def test_a_contact_found_twice_a_frame_apart_is_reported_once():
+    # Novuss seed 1 shot 41: pawn 8 hits pawn 4 at 0.815 s. Pawn 4's start finds it, and
+    # a frame on the bend of 8's path finds it again 51 ms later: one contact
+    hits = [(ids, t) for ids, t, _ in _contacts(
+        NOVUSS, "pawn_into_a_pawn_found_twice_tracks.json") if set(ids) == {4, 8}]
+    assert len(hits) == 1 and abs(hits[0][1] - 0.815) < 0.01

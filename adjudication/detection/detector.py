@@ -188,6 +188,9 @@ _SLOW_ONSET_LAG = 4
 #: Two contacts of one mover closer in time (s) than this are one touch of two objects (a
 #: split hit): the second needs no deflected path to reach its object.
 _SAME_TOUCH_S = 0.002
+# a contact of a pair again within this of the last is that contact found twice: a real
+# rebound so soon (off a cushion just behind) moves nothing the first did not already
+_REPEAT_S = 0.1
 #: ... and its path after must pass this close (mm, beyond touching) to its second object.
 _REACH_GAP_MM = 4.0
 #: A striker hitting a resting object within this (mm, edge to edge) of a neighbour
@@ -370,6 +373,8 @@ class MotionEventDetector:
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
         # slot -> (t_s, centre, slot it struck) of the last contact it made as the mover
         self._struck_from: dict[int, tuple[float, np.ndarray, int]] = {}
+        # (slot, slot), the lower first -> time of the last contact between them reported
+        self._pair_reported: dict[tuple[int, int], float] = {}
         self._kicks: dict[int, _Hit] = {}  # slot -> a hit to test it for a cushion after
         # (slot, frame, its path into it) of bends nothing explained: a hit on an object
         # lost from view then, which a start seen later may own up to
@@ -606,15 +611,18 @@ class MotionEventDetector:
                **names: str | None) -> None:
         ev = Event(kind, float(t_s), self._frame_at(t_s, a), self._shot_no(), refs,
                    (float(xy[0]), float(xy[1])), float(min(1.0, max(0.0, conf))), **names)
-        self._pending.append((ev, sigma_t))
         if kind is EventKind.CONTACT:
             for ref in refs:
                 slot = self._slot_of[ref.id]
                 self._contact_t[slot] = max(self._contact_t.get(slot, -math.inf), float(t_s))
-            mover = self._slot_of[refs[0].id]
+            mover, other = self._slot_of[refs[0].id], self._slot_of[refs[1].id]
             if self._contact_t[mover] == float(t_s):
-                self._struck_from[mover] = (float(t_s), np.array(ev.xy_mm),
-                                            self._slot_of[refs[1].id])
+                self._struck_from[mover] = (float(t_s), np.array(ev.xy_mm), other)
+            pair = (min(mover, other), max(mover, other))
+            if abs(t_s - self._pair_reported.get(pair, -math.inf)) < _REPEAT_S:
+                return  # (the same contact found twice: a second way, or a frame on)
+            self._pair_reported[pair] = float(t_s)
+        self._pending.append((ev, sigma_t))
 
     def _release(self, t_now: float) -> list[Event]:
         """Pending events older than two frames, contacts' order confidence settled."""
@@ -1966,6 +1974,10 @@ class MotionEventDetector:
 
     def _retract(self, ev: Event) -> None:
         self._pending = [p for p in self._pending if p[0] is not ev]
+        if ev.kind is EventKind.CONTACT:
+            i, j = (self._slot_of[o.id] for o in ev.objects)
+            if self._pair_reported.get((min(i, j), max(i, j))) == ev.t_s:
+                del self._pair_reported[(min(i, j), max(i, j))]
 
     def _retract_cushion(self, s: int, t_s: float) -> None:
         """Take back slot ``s``'s pending cushion at ``t_s`` (a press into it by a hit
