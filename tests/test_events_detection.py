@@ -2374,3 +2374,12 @@ def test_a_contact_found_twice_a_frame_apart_is_reported_once():
     hits = [(ids, t) for ids, t, _ in _contacts(
         NOVUSS, "pawn_into_a_pawn_found_twice_tracks.json") if set(ids) == {4, 8}]
     assert len(hits) == 1 and abs(hits[0][1] - 0.815) < 0.01
+
+
+def test_ball_struck_into_a_ball_beside_it_hits_it_before_its_own_start_shows():
+    # pool seed 1 shot 152: the cue ball hits ball 2 at 0.672 s; ball 2 hits ball 3, 1.4
+    # mm beyond, 3.6 ms later. Ball 2's start is found from the cue ball's touch a frame
+    # before it is seen off its rest; it leaves from its rest, into ball 3, not the cue ball
+    hits = _contacts(POOL, "ball_struck_into_a_ball_beside_it_before_its_start_shows_tracks.json")
+    assert [ids for ids, _, _ in hits][:2] == [(1, 2), (2, 3)]
+    assert abs(hits[1][1] - 0.676) < 0.005

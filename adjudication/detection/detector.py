@@ -2077,23 +2077,26 @@ class MotionEventDetector:
                 return d / n
         return None
 
-    def _start_path(self, j: int, a0: int, t_a: float) -> np.ndarray | None:
-        """Path of an object that left rest at ``_t_start[j]``, from its rest position and
-        its first observation after (frames from ``a0``): the motion before anything hit."""
+    def _start_path(self, j: int, a0: int, t_a: float, origin: np.ndarray | None = None
+                    ) -> np.ndarray | None:
+        """Path of an object that left rest at ``_t_start[j]``, from its rest position
+        (``origin``, or where its start was noted) and its first observation after (frames
+        from ``a0``): the motion before anything hit."""
         t0 = float(self._t_start[j])
         if not math.isfinite(t0):
             return None
+        p0 = self._start_xy[j] if origin is None else origin
         tt, xa = self._samples(j, a0, a0 + 2, t_a)
         tau0 = t0 - t_a
         # (one still within its noise of the rest gives no direction: an onset flagged on
         # noise just before the stroke)
-        clear = np.linalg.norm(xa - self._start_xy[j], axis=1) > self._noise_mm(j, a0)
+        clear = np.linalg.norm(xa - p0, axis=1) > self._noise_mm(j, a0)
         ok = (tt > tau0 + 1e-3) & clear
         if not np.any(ok):
             return None
         k = int(ok.nonzero()[0][0])
-        v = (xa[k] - self._start_xy[j]) / float(tt[k] - tau0)
-        return np.stack([self._start_xy[j] - v * tau0, v, np.zeros(2)])
+        v = (xa[k] - p0) / float(tt[k] - tau0)
+        return np.stack([p0 - v * tau0, v, np.zeros(2)])
 
     def _bounced_at_stroke(self, s: int, a: int, t_a: float, tt: np.ndarray,
                            xa: np.ndarray, soon: np.ndarray
@@ -2543,6 +2546,13 @@ class MotionEventDetector:
                     continue
             elif self._mode[j] == _MOVING and j in paths and not onset[j]:
                 cj = paths[j]
+            elif (self._mode[j] == _REST and t_on - 2.0 * self._dt < float(self._t_start[j])
+                  <= t_on + 0.5 * self._dt and not self._in_touch(j)):
+                # (struck a moment before, found from the striker's touch before its own
+                # onset is confirmed: it leaves from its rest too)
+                cj = self._start_path(j, a, t_a, self._rest_xy[j])
+                if cj is None:
+                    continue
             else:
                 continue
             # (a struck puck would seem to reach the row behind it)
@@ -2681,6 +2691,14 @@ class MotionEventDetector:
         v = eval_velocity(coef, t_h)
         v = v - 2.0 * m_k / (m_j + m_k) * max(float(v @ n), 0.0) * n
         return np.stack([p_h - v * t_h, v, np.zeros(2)])
+
+    def _in_touch(self, j: int) -> bool:
+        """Whether slot ``j`` rests touching another resting object (a rack, a row)."""
+        rest = (self._mode == _REST).nonzero()[0]
+        rest = rest[rest != j]
+        gap = np.linalg.norm(self._rest_xy[rest] - self._rest_xy[j], axis=1) - (
+            self._radius[rest] + self._radius[j])
+        return bool(np.any(gap < _TOUCH_GAP_MM))
 
     def _struck_ray(self, j: int, coef: np.ndarray, t_a: float
                     ) -> tuple[float, np.ndarray] | None:
