@@ -188,8 +188,9 @@ _SLOW_ONSET_LAG = 4
 #: Two contacts of one mover closer in time (s) than this are one touch of two objects (a
 #: split hit): the second needs no deflected path to reach its object.
 _SAME_TOUCH_S = 0.002
-# a contact of a pair again within this of the last is that contact found twice: a real
-# rebound so soon (off a cushion just behind) moves nothing the first did not already
+#: A contact of a pair again within this (s) of the last one reported is that contact
+#: found twice (a second way, or a frame on); a real rebound so soon, off a cushion just
+#: behind, is what the benchmark leaves out too (a repeat within 0.1 s: "don't care").
 _REPEAT_S = 0.1
 #: ... and its path after must pass this close (mm, beyond touching) to its second object.
 _REACH_GAP_MM = 4.0
