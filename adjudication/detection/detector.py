@@ -1398,6 +1398,7 @@ class MotionEventDetector:
                 self._pressed_cushion(other, dvec, t_a + c.tc, a)
                 self._note_hit(other, t_a + c.tc, eval_path(paths[striker], c.tc))
                 self._t_start[other] = t_a + c.tc  # the root times its start best
+                self._start_xy[other] = self._rest_xy[other]
             for m in (c.i, c.j):
                 if m in moving_before and m not in deflected:
                     deflected[m] = (c.tc, None)
@@ -2078,15 +2079,13 @@ class MotionEventDetector:
                 return d / n
         return None
 
-    def _start_path(self, j: int, a0: int, t_a: float, origin: np.ndarray | None = None
-                    ) -> np.ndarray | None:
-        """Path of an object that left rest at ``_t_start[j]``, from its rest position
-        (``origin``, or where its start was noted) and its first observation after (frames
-        from ``a0``): the motion before anything hit."""
+    def _start_path(self, j: int, a0: int, t_a: float) -> np.ndarray | None:
+        """Path of an object that left rest at ``_t_start[j]``, from its rest position and
+        its first observation after (frames from ``a0``): the motion before anything hit."""
         t0 = float(self._t_start[j])
         if not math.isfinite(t0):
             return None
-        p0 = self._start_xy[j] if origin is None else origin
+        p0 = self._start_xy[j]
         tt, xa = self._samples(j, a0, a0 + 2, t_a)
         tau0 = t0 - t_a
         # (one still within its noise of the rest gives no direction: an onset flagged on
@@ -2551,7 +2550,7 @@ class MotionEventDetector:
                   <= t_on + 0.5 * self._dt and not self._in_touch(j)):
                 # (struck a moment before, found from the striker's touch before its own
                 # onset is confirmed: it leaves from its rest too)
-                cj = self._start_path(j, a, t_a, self._rest_xy[j])
+                cj = self._start_path(j, a, t_a)
                 if cj is None:
                     continue
             else:
