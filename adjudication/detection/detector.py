@@ -2693,12 +2693,9 @@ class MotionEventDetector:
         return np.stack([p_h - v * t_h, v, np.zeros(2)])
 
     def _in_touch(self, j: int) -> bool:
-        """Whether slot ``j`` rests touching another resting object (a rack, a row)."""
+        """Whether resting slot ``j`` touches another resting object (a rack, a row)."""
         rest = (self._mode == _REST).nonzero()[0]
-        rest = rest[rest != j]
-        gap = np.linalg.norm(self._rest_xy[rest] - self._rest_xy[j], axis=1) - (
-            self._radius[rest] + self._radius[j])
-        return bool(np.any(gap < _TOUCH_GAP_MM))
+        return bool(self._touching(rest, self._rest_xy[rest])[rest == j].any())
 
     def _struck_ray(self, j: int, coef: np.ndarray, t_a: float
                     ) -> tuple[float, np.ndarray] | None:
