@@ -1978,8 +1978,9 @@ class MotionEventDetector:
         self._pending = [p for p in self._pending if p[0] is not ev]
         if ev.kind is EventKind.CONTACT:
             i, j = (self._slot_of[o.id] for o in ev.objects)
-            if self._pair_reported.get((min(i, j), max(i, j))) == ev.t_s:
-                del self._pair_reported[(min(i, j), max(i, j))]
+            pair = (min(i, j), max(i, j))
+            if self._pair_reported.get(pair) == ev.t_s:
+                del self._pair_reported[pair]
 
     def _retract_cushion(self, s: int, t_s: float) -> None:
         """Take back slot ``s``'s pending cushion at ``t_s`` (a press into it by a hit
