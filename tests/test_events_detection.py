@@ -2383,3 +2383,13 @@ def test_ball_struck_into_a_ball_beside_it_hits_it_before_its_own_start_shows():
     hits = _contacts(POOL, "ball_struck_into_a_ball_beside_it_before_its_start_shows_tracks.json")
     assert [ids for ids, _, _ in hits][:2] == [(1, 2), (2, 3)]
     assert abs(hits[1][1] - 0.676) < 0.005
+
+
+def test_pawn_struck_into_a_pawn_then_unseen_into_a_cushion_bounces_off_it():
+    # Novuss seed 0 shot 47: pawn 7 hits pawn 9 at 0.619 s, and 9 hits pawn 6 4 ms later;
+    # 9 (1.7 m/s) meets cushion b at 0.737 s, between two frames that miss it. Its path
+    # in, drawn from where it left rest through its two sightings, was bent by the second
+    # hit and reaches the cushion 9 ms late; the path after times the bounce
+    events = _recorded(NOVUSS, "pawn_struck_into_a_pawn_then_a_cushion_unseen_tracks.json")
+    got = [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 9]
+    assert [e.cushion for e in got] == ["b"] and abs(got[0].t_s - 0.737) < 0.005

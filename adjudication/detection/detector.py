@@ -891,6 +891,7 @@ class MotionEventDetector:
         to_rest: list[tuple[int, float]] = []
         self._fits_a = np.zeros(len(self._ids), dtype=bool)
         self._slow_bent: set[int] = set()  # slots bent only by the slow test
+        self._from_start: set[int] = set()  # slots whose path runs from where they left rest
         m = len(moving)
         if m == 0:
             return paths, fitted, to_rest
@@ -926,6 +927,7 @@ class MotionEventDetector:
                 # just left rest: where and when it left is one more point of the line
                 tau = np.concatenate([[self._t_start[s] - t_a], tau])
                 xy = np.concatenate([self._start_xy[s][None], xy])
+                self._from_start.add(s)
             if len(tau) >= 2:
                 deg = 2 if len(tau) >= 4 else 1
                 coef[r], rms[r] = fit_path(tau, xy, deg)
@@ -2902,11 +2904,14 @@ class MotionEventDetector:
             # stops coming in rolls on into the mouth)
             firm = v_in >= _SCAN_FIRM_IN_MM_S and self._beside_cushion(int(k), p)
             out = v_out >= (-_SCAN_OUT_MM_S if firm else _SCAN_OUT_MM_S)
-            if abs(gap) > s_.cushion_gate_mm and v_out > v_in >= _SCAN_FIRM_IN_MM_S:
+            if abs(gap) > s_.cushion_gate_mm and v_in >= _SCAN_FIRM_IN_MM_S and (
+                    v_out > v_in or s in self._from_start):
                 # it left faster than its path in came, as no cushion sends a ball: that
                 # path, fitted from the frame it was struck in, runs slow and late (a break
-                # ball off the rack). The path after times the bounce, where it meets
-                # the path in's track on the cushion
+                # ball off the rack). So may a path in drawn from where it left rest, two
+                # sightings on: a second hit within that frame bent it (a pawn struck into
+                # its neighbour). The path after times the bounce, where it meets the path
+                # in's track on the cushion
                 left = self._left_cushion(tt, xa, int(k), float(r[m]), tau0 - self._dt, tc, p)
                 if left is None or self._cushion_recent(s, int(k), t_a + left[0]):
                     continue
