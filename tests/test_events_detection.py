@@ -2393,3 +2393,13 @@ def test_pawn_struck_into_a_pawn_then_unseen_into_a_cushion_bounces_off_it():
     events = _recorded(NOVUSS, "pawn_struck_into_a_pawn_then_a_cushion_unseen_tracks.json")
     got = [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 9]
     assert [e.cushion for e in got] == ["b"] and abs(got[0].t_s - 0.737) < 0.005
+
+
+def test_pawn_struck_into_a_cushion_and_met_again_by_the_puck_bounces_off_it():
+    # Novuss seed 1 shot 275: the puck hits pawn 4, 25 mm off the right cushion, at 0.786
+    # s; 4 meets the cushion at 0.802 s and the puck, following, again at 0.811 s. The
+    # frame after its one sighting on the way in sees it back off the cushion, but nearer
+    # than a bounce alone would have sent it: the puck met it on its way out
+    events = _recorded(NOVUSS, "pawn_struck_into_a_cushion_and_met_again_tracks.json")
+    got = [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 4]
+    assert [e.cushion for e in got] == ["right"] and abs(got[0].t_s - 0.802) < 0.005

@@ -1070,7 +1070,21 @@ class MotionEventDetector:
         k = int(np.argmin(self._nose_gaps(np.array([s]), p_a[None])[0]))
         # and frame a shows it come back off that cushion (within half the way it went)
         went = float(np.linalg.norm(p_a - xy[0]))
-        return self._folded_back(s, a, k, p_a, self._xy[s, a % self._hist], 0.5 * went)
+        xy_a = self._xy[s, a % self._hist]
+        if self._folded_back(s, a, k, p_a, xy_a, 0.5 * went):
+            return True
+        # or come back short of that: met again by what struck it (a pawn pressed between
+        # the puck and the cushion), farther off the cushion than its sighting on the way
+        # in, along the cushion between that sighting and where the line reached
+        n, r = self._cush_n[k], float(self._radius[s])
+        a_k = self._cush_a[k]
+        past = r - float((p_a - a_k) @ n)
+        depth0, depth_a = (float((q - a_k) @ n) - r for q in (xy[0], xy_a))
+        along = np.array([-n[1], n[0]])
+        lo, hi = sorted((float((xy[0] - a_k) @ along), float((p_a - a_k) @ along)))
+        noise = self._noise_mm(s, a)
+        return (past > 0.0 and depth0 + noise < depth_a <= past + noise
+                and lo - noise <= float((xy_a - a_k) @ along) <= hi + noise)
 
     def _touch_bends(self, moving: np.ndarray, a: int, t_a: float, coef: np.ndarray,
                      have: np.ndarray, pred: np.ndarray, seen_ah: np.ndarray,
