@@ -2403,3 +2403,15 @@ def test_pawn_struck_into_a_cushion_and_met_again_by_the_puck_bounces_off_it():
     events = _recorded(NOVUSS, "pawn_struck_into_a_cushion_and_met_again_tracks.json")
     got = [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 4]
     assert [e.cushion for e in got] == ["right"] and abs(got[0].t_s - 0.802) < 0.005
+
+
+def test_puck_grazing_a_pawn_closest_between_two_frames_hits_it():
+    # Novuss seed 1 shot 200: the puck (1.4 m/s) grazes pawn 10, resting against cushion
+    # a, at 0.681 s (approach 160 mm/s), and goes on, turned a little, into a pocket. Its
+    # path comes closest to the pawn between two frames, side by side by the next one:
+    # the first contact (and the pawn pressed into the cushion) is not lost
+    events = _recorded(NOVUSS, "puck_grazing_a_pawn_against_a_cushion_tracks.json")
+    hits = [e for e in of(events, EventKind.CONTACT)]
+    assert [tuple(o.id for o in e.objects) for e in hits] == [(1, 10)]
+    assert abs(hits[0].t_s - 0.681) < 0.01
+    assert [e.cushion for e in of(events, EventKind.CUSHION) if e.objects[0].id == 10] == ["a"]

@@ -1102,9 +1102,10 @@ class MotionEventDetector:
         if not self._shot_on or not len(rows):
             return out
         rest = (self._mode == _REST).nonzero()[0]
-        # positions at the frame before, this frame and two frames before that (P, 3, 2)
+        # positions at the frame before, this frame, two frames before that and halfway
+        # between the first two (P, 4, 2)
         t_prev = self._t[(a - 1) % self._hist] - t_a
-        grid = np.array([t_prev, 0.0, t_prev - 2 * self._dt])
+        grid = np.array([t_prev, 0.0, t_prev - 2 * self._dt, 0.5 * t_prev])
         c = coef[rows]
         slots = np.concatenate([moving[rows], rest])
         rsum = self._radius[moving[rows]][:, None] + self._radius[slots][None, :]  # (R, P)
@@ -1118,17 +1119,25 @@ class MotionEventDetector:
         pos = np.concatenate([
             c[:, None, 0] + c[:, None, 1] * grid[None, :, None]
             + c[:, None, 2] * (grid**2)[None, :, None],
-            np.repeat(self._rest_xy[rest][:, None], 3, axis=1)])
+            np.repeat(self._rest_xy[rest][:, None], 4, axis=1)])
         vel = np.concatenate([c[:, 1] + 2.0 * c[:, 2] * t_prev, np.zeros((len(rest), 2))])
-        d = np.linalg.norm(pos[None, :, :, :] - pos[:len(rows), None, :, :], axis=3)
-        d_prev, d_now, d_back = (d[..., k] - rsum for k in range(3))
-        # touching now, not before, and clearly apart a little earlier (a drifting cluster
-        # of touching balls is not a contact)
-        near = (d_now < gap) & (d_prev > -gap) & (d_now < d_prev) & (d_back > gap + 2.0)
+        sep = pos[:len(rows), None, :, :] - pos[None, :, :, :]  # from the other to the mover
+        d = np.linalg.norm(sep, axis=3)
+        d_prev, d_now, d_back, d_mid = (d[..., k] - rsum for k in range(4))
+        # touching now or halfway since the frame before (a graze passes closest between
+        # the two), not before, and clearly apart a little earlier (a drifting cluster of
+        # touching balls is not a contact)
+        mid = d_mid < d_now
+        d_touch = np.where(mid, d_mid, d_now)
+        near = (d_touch < gap) & (d_prev > -gap) & (d_touch < d_prev) & (d_back > gap + 2.0)
         near[np.arange(len(rows)), np.arange(len(rows))] = False
-        nrm = pos[:len(rows), None, 1] - pos[None, :, 1]  # from the other to the mover
+        nrm = np.where(mid[..., None], sep[:, :, 3], sep[:, :, 1])  # the line of centres then
         nrm /= np.maximum(np.linalg.norm(nrm, axis=2, keepdims=True), 1e-9)
-        closing = np.einsum("rpk,rpk->rp", vel[None, :] - vel[:len(rows), None], nrm)
+        # (a graze closes on the line of centres as it comes, the frame before: at its
+        # closest the two pass side by side)
+        came = np.where(mid[..., None], sep[:, :, 0], nrm)
+        came /= np.maximum(np.linalg.norm(came, axis=2, keepdims=True), 1e-9)
+        closing = np.einsum("rpk,rpk->rp", vel[None, :] - vel[:len(rows), None], came)
         near &= closing >= _TOUCH_MIN_APPROACH_MM_S  # not rolling side by side, nor apart
         hit = near.any(axis=1).nonzero()[0]
         if not len(hit):
