@@ -531,8 +531,8 @@ def report(results: list[dict], shots: int, seeds: list[int]) -> str:
             f"{100 * s['first_ok'] / n:.1f} % | {100 * s['first_review'] / n:.1f} % | "
             f"{100 * wrong / n:.1f} % | {100 * s['first_label_ok'] / n:.1f} % | "
             f"{s['split_ok']} / {s['split_review']} / "
-            f"{s['split']} | {statistics.median(r['dt_ms']):.2f} / {_pct(r['dt_ms'], 95):.2f} | "
-            f"{statistics.median(r['cushion_dt_ms']):.2f} | "
+            f"{s['split']} | {_pct(r['dt_ms'], 50):.2f} / {_pct(r['dt_ms'], 95):.2f} | "
+            f"{_pct(r['cushion_dt_ms'], 50):.2f} | "
             f"{_pct(r['pocket_dt_ms'], 50):.1f} / {_pct(r['pocket_dt_ms'], 95):.1f} | "
             f"{100 * s['pocket_ok'] / n:.1f} % | "
             f"{100 * s['rail_ok'] / n:.1f} % | {r['ms_per_frame']:.3f} |")
