@@ -2415,3 +2415,14 @@ def test_puck_grazing_a_pawn_closest_between_two_frames_hits_it():
     assert [tuple(o.id for o in e.objects) for e in hits] == [(1, 10)]
     assert abs(hits[0].t_s - 0.681) < 0.01
     assert [e.cushion for e in of(events, EventKind.CUSHION) if e.objects[0].id == 10] == ["a"]
+
+
+def test_rack_ball_seen_leaving_late_is_pushed_by_the_ball_behind_not_its_row_neighbour():
+    # pool seed 0 shot 5 (a 9-ball break): the cue ball hits the apex ball 2 at 0.642 s,
+    # which passes the hit to balls 3 and 4 of the second row. Ball 4 creeps off and is
+    # seen leaving only at 0.767 s, its start timed back to the break; by then ball 2
+    # left rest more than 0.1 s before, but not before 4's own start: 2 pushed it, not 3
+    # beside it, which left the other way
+    pairs = {frozenset(ids) for ids, t, _ in _contacts(
+        POOL, "rack_ball_starting_late_after_the_break_tracks.json") if t < 0.7}
+    assert frozenset((2, 4)) in pairs and frozenset((3, 4)) not in pairs

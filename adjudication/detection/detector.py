@@ -1696,8 +1696,14 @@ class MotionEventDetector:
         (held against a cushion). Between shots a hand moves things: only this frame's
         struck objects pass a push on."""
         moving = (self._mode == _MOVING).nonzero()[0] if self._shot_on else np.zeros(0, int)
-        recent = moving[np.isfinite(self._t_start[moving]) & (
-            t_a - np.nan_to_num(self._t_start[moving], nan=-np.inf) < _RECENT_START_S)]
+        since = t_a - np.nan_to_num(self._t_start[moving], nan=-np.inf)
+        # (or recent by the earliest start seen now, and not after it: a slow one shows
+        # frames late, its onset timed back to where it left)
+        t_ref = min([t_a] + [float(self._t_start[s]) for s in starts
+                             if s not in explained and math.isfinite(self._t_start[s])])
+        before = since - (t_a - t_ref)
+        recent = moving[(since < _RECENT_START_S)
+                        | ((before < _RECENT_START_S) & (before > -0.5 * self._dt))]
         # a recent start with no cause yet waits for one (its onset may show a frame before
         # that of the object that passed the push on); it passes on no push itself
         waiting = [s for s in starts if s not in explained] + [
