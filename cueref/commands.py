@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from calibration.model import Calibration
     from calibration.tables import TableSpec
     from cueref.sources import SourceFrame
-    from tracking.types import Tracks
+    from tracking.types import Observations, Tracks
     from vision.detector import Detections, Detector
 
 log = logging.getLogger("cueref")
@@ -518,10 +518,12 @@ def referee_video(source: str | Path, *, game: Any, spec: TableSpec, players: tu
                   fps: float = 30.0, corners: list[float] | None = None,
                   orientation: int | None = None,
                   declarations: dict[int, Any] | None = None,
-                  on_tracks: Callable[[Tracks], None] | None = None) -> Any:
+                  on_tracks: Callable[[Tracks], None] | None = None,
+                  on_observations: Callable[[Observations], None] | None = None) -> Any:
     """The pipeline over every frame of ``source``, the stream to ``out`` (stdout when None)
     and, when asked, an overlay video; returns the run's summary. ``on_tracks`` receives
-    the tracks after each frame the tracker took (benchmarks score them)."""
+    the tracks after each frame the tracker took, ``on_observations`` each frame's
+    detections (benchmarks score them)."""
     from calibration.keeper import CalibrationKeeper
     from calibration.manual import from_corners
     from calibration.model import CalibrationError
@@ -558,6 +560,9 @@ def referee_video(source: str | Path, *, game: Any, spec: TableSpec, players: tu
         try:
             for frame in itertools.chain([first], frames):
                 pipe.feed(frame)
+                if on_observations is not None and pipe.last_observations is not None and (
+                        pipe.last_observations.frame == frame.index):
+                    on_observations(pipe.last_observations)
                 if on_tracks is not None and pipe.last_tracks is not None and (
                         pipe.last_tracks.frame == frame.index):
                     on_tracks(pipe.last_tracks)

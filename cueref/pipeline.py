@@ -177,6 +177,7 @@ class Pipeline:
         self.segmenter = ShotSegmenter()
         self.state: MatchState | None = None
         self.last_tracks: Tracks | None = None
+        self.last_observations: Observations | None = None  # the tracker's last input
         self.calib: Calibration | None = None  # the calibration of the last frame fed
         self.summary = RunSummary()
         self._untrusted: list[tuple[float, float]] = []  # spells without a trusted table
@@ -231,6 +232,7 @@ class Pipeline:
     def feed_observations(self, obs: Observations, *, trusted: bool = True) -> None:
         """The stages after the observer, for one frame's observations."""
         self.summary.frames += 1
+        self.last_observations = obs
         self._mark_trust(obs.t_s, trusted)
         if obs.t_s <= self._last_t:  # the tracker skips it too (logged there)
             return

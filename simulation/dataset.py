@@ -9,9 +9,10 @@ of each object's silhouette mapped into the canonical view.
 
 The spread aims at real footage the model never sees (``shared/REAL_WORLD.md``): every
 cloth colour, rail style and light level of ``random_appearance``, broadcast ball colours,
-motion blur, contact shadows, highlights, balls at any rotation (numbers and stripes),
-touching clusters and racks, balls resting in pocket cups, pawns in start rows, powder
-on the board, cues, hands, arms and bodies over the table, score bars and logos.
+motion blur up to break speed, contact shadows, highlights, balls at any rotation
+(numbers and stripes), touching clusters and racks, balls resting in pocket cups, pawns
+in start rows, powder on the board, cues, hands, arms and bodies over the table, score
+bars and logos.
 
 Layout on disk::
 
@@ -48,7 +49,11 @@ from simulation.render import Occluder, Renderer, SceneFrame
 from vision.canonical import PAD_GREY, CanonicalView
 from vision.classes import CLASS_INDEX, DETECTOR_CLASSES
 
-RECIPE_VERSION = 1
+RECIPE_VERSION = 2
+#: Of the objects moving during the exposure, this share moves at 2.5 m/s up to
+#: ``FAST_MAX_MM_S`` (a break: the cue ball at 8-10 m/s, the rack's balls slower).
+FAST_SHARE = 0.35
+FAST_MAX_MM_S = 9000.0
 TRAIN_WIDTH_PX = 640
 #: Objects less visible than this are left unlabelled (a sliver under a hand is not a ball).
 MIN_VISIBLE = 0.35
@@ -209,13 +214,20 @@ def random_layout(spec: TableSpec, rng: np.random.Generator, exposure_s: float) 
         labels, xy, z = _novuss_layout(spec, rng)
     else:
         labels, xy, z = _pool_layout(spec, rng)
-    n_sub = 5
-    v = np.zeros((len(labels), 2))
-    if len(labels) and rng.random() < 0.3:
-        moving = rng.random(len(labels)) < 0.25
-        speed = rng.uniform(200, 2500, len(labels)) * moving * (z >= 0)
-        ang = rng.uniform(0, 2 * math.pi, len(labels))
+    n = len(labels)
+    v = np.zeros((n, 2))
+    if n and rng.random() < 0.3:
+        moving = rng.random(n) < 0.25
+        # most roll at up to 2.5 m/s; some are as fast as a break sends them, which the
+        # camera shows only as a streak (recipe 1 had none: the detector lost them)
+        fast = rng.random(n) < FAST_SHARE
+        speed = np.where(fast, rng.uniform(2500, FAST_MAX_MM_S, n), rng.uniform(200, 2500, n))
+        speed *= moving * (z >= 0)
+        ang = rng.uniform(0, 2 * math.pi, n)
         v = np.column_stack([np.cos(ang), np.sin(ang)]) * speed[:, None]
+    # sub-samples at most ~8 mm apart along the longest streak, one at mid-exposure
+    streak_mm = float(np.linalg.norm(v, axis=1).max(initial=0.0)) * exposure_s
+    n_sub = max(5, min(41, 2 * math.ceil(streak_mm / 16.0) + 1))
     dt = (np.arange(n_sub) - n_sub // 2) / max(n_sub - 1, 1) * exposure_s
     xy_s = xy[None] + dt[:, None, None] * v[None]
     z_s = np.broadcast_to(z, (n_sub, len(labels))).copy()

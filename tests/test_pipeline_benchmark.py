@@ -3,6 +3,8 @@ the physics' log: what the camera cannot see is a don't-care, pushes are counted
 
 from __future__ import annotations
 
+import numpy as np
+
 from benchmarks.pipeline import compare_events, truth_class
 from calibration.tables import get_table
 
@@ -64,3 +66,30 @@ def test_split_hit_clip_from_the_pixels_keeps_every_identity_and_call(tmp_path) 
     assert ids["switches"] == 0
     assert ids["matches"] >= 0.75 * (ids["matches"] + ids["misses"])  # (blur, the hand)
     assert result["pixels"]["calls"] == (2, 2, 2)
+    # every frame's detections were scored, object by object, by speed: the resting ones
+    # nearly all found and placed within a couple of mm
+    by = result["pixels"]["by_speed"]
+    assert by["objects"].sum() >= 254 * 3 and by["objects"][0] > 0
+    assert by["found"][0] >= 0.9 * by["objects"][0]
+    assert by["err_sum"][0] / by["found"][0] < 2.0
+
+
+def test_detections_are_scored_by_the_speed_of_the_object_they_find() -> None:
+    from benchmarks.pipeline import SPEED_BINS_MM_S, detection_by_speed
+    from tracking.types import Observations
+
+    # the cue ball runs at 2 m/s (frame 1), ball 1 rests, ball 2 is pocketed
+    frames = [{"xy_mm": [[0.0, 0.0], [300.0, 0.0], [0.0, 300.0]], "status": [0, 0, 0],
+               "visible": [1.0, 1.0, 1.0]},
+              {"xy_mm": [[66.7, 0.0], [300.0, 0.0], [0.0, 300.0]], "status": [0, 0, 1],
+               "visible": [1.0, 1.0, 1.0]}]
+    sidecar = {"fps": 30.0, "frames": frames, "objects": [
+        {"label": "cue_ball"}, {"label": "ball_1"}, {"label": "ball_2"}]}
+    # ball 1 found 1 mm off; the cue ball's blur read as ball 1 (not found)
+    obs = Observations(1 / 30, 1, np.array([[301.0, 0.0], [66.7, 0.0]]), np.ones(2),
+                       ("ball_1", "ball_1"), np.ones(2))
+    got = detection_by_speed(sidecar, SPEC, [obs])
+    fast = int(np.searchsorted(SPEED_BINS_MM_S, 2000.0, side="right") - 1)
+    assert got["objects"][0] == 1 and got["found"][0] == 1 and got["err_sum"][0] == 1.0
+    assert got["objects"][fast] == 1 and got["found"][fast] == 0
+    assert got["objects"].sum() == 2  # (the pocketed ball is not on the surface)
