@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import replace_section  # noqa: E402
 from calibration.views import detector_warp, silhouette_heights_mm  # noqa: E402
-from simulation.dataset import canonical_boxes, venue_frames  # noqa: E402
+from simulation.dataset import RECIPE_VERSION, canonical_boxes, venue_frames  # noqa: E402
 from vision.classes import DETECTOR_CLASSES  # noqa: E402
 from vision.detector import DEFAULT_MODEL, Detector  # noqa: E402
 
@@ -279,8 +279,10 @@ def main() -> None:
         "## Detector (vision.detector, models/cueref-detector.onnx)",
         "",
         f"`python benchmarks/detector.py --venues {args.venues} --seed {args.seed}`:"
-        f" {results[0]['frames']} held-out camera frames (seed {args.seed}; training used"
-        " seed 1), the whole detector on each (warp with the exact calibration, model,"
+        f" {results[0]['frames']} held-out camera frames (seed {args.seed}, training data"
+        f" recipe {RECIPE_VERSION}; the committed models were trained on seed 1 of recipe 1,"
+        " which blurred no object faster than 2.5 m/s), the whole detector on each (warp"
+        " with the exact calibration, model,"
         f" suppression, refinement) on {args.threads} threads, each model on the same"
         " frames. Targets (issue 4): mAP50 >= 0.99, mAP50-95 >= 0.9, centre <= 0.3 px"
         " median in the canonical view and <= 1 mm on the table, <= 8 ms per frame."
