@@ -134,6 +134,12 @@ class TrackerSettings:
       a track missed last frame that is moving or was held after coasting (its gate grew
       while it coasted) takes no detection below this score in stage 1 either, nor one of
       another label.
+    * ``far_jump_min_score`` (0.8): a resting object with a label of its own (a pool ball)
+      knocked while unseen is re-found within the reach of the latest knock on it; a
+      detection scoring at least this may also lie as far as the fastest knock since it
+      was last seen could have sent it (a break ball, lost in its own blur for frames
+      while slower movers pass the place it left). Lower re-finds such balls from fainter
+      detections, at the risk of a false one far away carrying the identity off.
     * ``knock_near_mm`` (100): a resting object of a label with many objects (a Novuss
       pawn) is re-found by a jump only if a mover's path since it was last seen passed
       this close (and then within twice that mover's speed): in a cluster struck by the
@@ -244,6 +250,7 @@ class TrackerSettings:
     max_speed_mm_s: float = 12000.0
     jump_window_s: float = 0.2
     jump_min_score: float = 0.5
+    far_jump_min_score: float = 0.8
     start_moving_chi2: float = 25.0
     start_moving_mm: float = 5.0
     rest_speed_mm_s: float = 25.0
@@ -293,7 +300,7 @@ class TrackerSettings:
                         "empty_near_mm", "covered_frac", "covered_gone_s", "hidden_max_s",
                         "hand_min_s",
                         "lost_pocket_slack",
-                        "knock_near_mm", "jump_min_score",
+                        "knock_near_mm", "jump_min_score", "far_jump_min_score",
                         "spawn_min_score", "duplicate_after_s")
         for name in non_negative:
             value = getattr(self, name)
@@ -461,6 +468,7 @@ class Tracker:
         # where its pushes came from (NaN-padded)
         self._knock_t = np.zeros(0)
         self._knock_speed = np.zeros(0)
+        self._knock_fastest = np.zeros(0)  # the fastest knock since last seen
         self._knock_from = np.zeros((0, _KNOCK_SOURCES, 2))
         # the first touch by a mover since last seen: its line of centres (or NaN), speed
         self._knock_away = np.zeros((0, 2))
@@ -659,6 +667,13 @@ class Tracker:
                     if read is not None:
                         same[q] |= lab[left_ob] == read
             ok = (d_last <= reach[:, None]) & same
+            far = calm & self._unique[lab_tr] & self._knocked_unseen(left_tr)
+            if far.any():  # (see far_jump_min_score)
+                rows = left_tr[far]
+                far_reach = (self._knock_fastest[rows] * unseen[far]
+                             + 3 * np.sqrt(self._P[rows, 0, 0]) + 10.0)
+                ok[far] |= ((d_last[far] <= far_reach[:, None]) & same[far]
+                            & (score[left_ob] >= s.far_jump_min_score)[None, :])
             if moving.any():
                 ok[moving] &= ~self._turned_back(left_tr[moving], z[left_ob], sigma[left_ob],
                                                  live_mask, t)
@@ -831,9 +846,13 @@ class Tracker:
             self._touch_speed[hit[first]] = knocks.speed[hit[first]]
         # (the fastest push on a pawn since it was last seen holds: the mover slows at the
         # contact; a ball's number tells it where it went anyway)
-        again = self._knocked_unseen(hit) & ~self._unique[self._label[hit]]
+        unseen = self._knocked_unseen(hit)
+        again = unseen & ~self._unique[self._label[hit]]
         self._knock_speed[hit] = np.where(again, np.maximum(self._knock_speed[hit],
                                                             knocks.speed[hit]), knocks.speed[hit])
+        self._knock_fastest[hit] = np.where(unseen, np.maximum(self._knock_fastest[hit],
+                                                               knocks.speed[hit]),
+                                            knocks.speed[hit])
         self._knock_t[hit] = t
         sources = np.full((len(hit), _KNOCK_SOURCES, 2), np.nan)
         for k, row in enumerate(hit):
@@ -2084,6 +2103,7 @@ class Tracker:
         self._path_xy0 = np.vstack([self._path_xy0, cand.xy_mm])
         self._knock_t = np.r_[self._knock_t, -np.inf]
         self._knock_speed = np.r_[self._knock_speed, 0.0]
+        self._knock_fastest = np.r_[self._knock_fastest, 0.0]
         self._knock_from = np.concatenate([self._knock_from,
                                            np.full((1, _KNOCK_SOURCES, 2), np.nan)])
         self._knock_away = np.vstack([self._knock_away, [np.nan, np.nan]])
