@@ -117,7 +117,7 @@ def test_dataset_is_written_in_yolo_layout(tmp_path: Path):
 
 def test_training_layouts_blur_objects_as_fast_as_a_break_in_fine_steps():
     # recipe 2: some objects streak at break speed (the detector of recipe 1, trained on
-    # 2.5 m/s at most, found a quarter of the balls over 5 m/s in the sample clips), drawn
+    # 2.5 m/s at most, found 58 % of the objects over 5 m/s in the sample clips), drawn
     # as sub-samples close enough along the streak to read as one smear, not copies
     from simulation.dataset import FAST_MAX_MM_S, random_layout
 
