@@ -2426,3 +2426,14 @@ def test_rack_ball_seen_leaving_late_is_pushed_by_the_ball_behind_not_its_row_ne
     pairs = {frozenset(ids) for ids, t, _ in _contacts(
         POOL, "rack_ball_starting_late_after_the_break_tracks.json") if t < 0.7}
     assert frozenset((2, 4)) in pairs and frozenset((3, 4)) not in pairs
+
+
+def test_cue_ball_stunned_into_a_ball_it_reaches_before_the_next_frame_starts_the_shot():
+    # pool seed 4 shot 279: the cue ball, struck at 0.401 s, hits ball 13 (id 6), 74 mm
+    # away, at 0.434 s and crawls on at 300 mm/s; the first frame after the stroke shows
+    # it off its rest, ball 13 only the frame after. Its crawl is no stroke's, but an
+    # object it reached leaving rest within the frames ahead is: the shot starts there
+    events = _recorded(POOL, "cue_ball_stunned_into_a_ball_a_frame_after_the_stroke_tracks.json")
+    assert [e.kind for e in events][:2] == [EventKind.SHOT_START, EventKind.CONTACT]
+    assert abs(events[0].t_s - 0.401) < 0.01
+    assert tuple(o.id for o in events[1].objects) == (1, 6)

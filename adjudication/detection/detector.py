@@ -3189,10 +3189,11 @@ class MotionEventDetector:
                 if ballistic and timed is None:
                     # it left where that speed, run back, meets its rest
                     t_on = t_a + float(tt[k0]) - float(np.linalg.norm(rel[k0])) / v_mean
-        others = onset.nonzero()[0]
+        others = (onset | soon).nonzero()[0]
         others = others[others != s]
         if len(others) and not ballistic:
-            # struck into an object at once (stun, follow): it starts in the same frame
+            # struck into an object at once (stun, follow): it starts in the same frame, or
+            # shows its start within the frames ahead (a slow first sighting off its rest)
             near = np.linalg.norm(self._rest_xy[others] - self._rest_xy[s], axis=1) < 300.0
             ballistic = bool(np.any(near)) and len(tt) >= 1 and float(
                 np.linalg.norm(xa[0] - self._rest_xy[s])) > 20.0
