@@ -2614,17 +2614,27 @@ class MotionEventDetector:
                 cands.append((score, tc, j, path, into))
         for j, a_b, c_b in self._loose_bends:
             t_b = self._T(a_b)
-            if (j != s and t_b - 2.0 * self._dt < t_on < t_b + self._dt
-                    and not self._seen[s, a_b % self._hist]):
+            if j == s or not t_b - 2.0 * self._dt < t_on < t_b + self._dt:
+                continue
+            if not self._seen[s, a_b % self._hist]:
                 # (a mover bent then, off nothing seen: its path into the bend met this
                 # object, unseen in that frame, before it was seen moving)
-                cj = shift_path(c_b, t_a - t_b)
                 into = (t_b - t_a - 2.0 * self._dt, t_b - t_a)
-                gap, tc, score = fit(j, cj, *into)
-                if gap < self.settings.contact_gate_mm:  # (its path after, run back, is
-                    # no guide)
-                    cands = [c for c in cands if c[2] != j]
-                    cands.append((score, tc, j, cj, into))
+            elif t_on > t_b:
+                # (or seen at rest then, left after: the mover bent just after that frame,
+                # into this object, which shows its start only a frame later; unless it
+                # met one resting against this first, which passed the push on)
+                into = (t_b - t_a, t_b - t_a + self._dt)
+                if self._met_beside_first(s, shift_path(c_b, t_a - t_b), into, onset):
+                    continue
+            else:
+                continue
+            cj = shift_path(c_b, t_a - t_b)
+            gap, tc, score = fit(j, cj, *into)
+            if gap < self.settings.contact_gate_mm:  # (its path after, run back, is no
+                # guide)
+                cands = [c for c in cands if c[2] != j]
+                cands.append((score, tc, j, cj, into))
         if not cands:
             return False
         cands.sort(key=lambda c: c[0])
@@ -2680,6 +2690,21 @@ class MotionEventDetector:
                     0.005)
         self._pressed_cushion(s, self._rest_xy[s] - where, t_on, a)
         return True
+
+    def _met_beside_first(self, s: int, cj: np.ndarray, into: tuple[float, float],
+                          onset: np.ndarray) -> bool:
+        """Whether path ``cj`` touches, within ``into``, an object leaving rest now that
+        rested touching slot ``s``, before it touches ``s`` (or without touching it)."""
+        r_s = float(self._radius[s])
+        t_s = first_touch(cj, still_path(self._rest_xy[s]), r_s + r_s, *into)
+        for k in onset.nonzero()[0].tolist():
+            if k == s or not self._touching(np.array([s, k]), self._rest_xy[[s, k]])[0, 1]:
+                continue
+            t_k = first_touch(cj, still_path(self._rest_xy[k]), r_s + float(self._radius[k]),
+                              *into)
+            if t_k is not None and (t_s is None or t_k < t_s):
+                return True
+        return False
 
     def _met_loose(self, i: int, a: int, t_a: float, ci: np.ndarray) -> bool:
         """Whether mover ``i``, bent at frame ``a`` off nothing its fitted paths explain, met
