@@ -669,9 +669,9 @@ class Tracker:
             ok = (d_last <= reach[:, None]) & same
             far = calm & self._unique[lab_tr] & self._knocked_unseen(left_tr)
             if far.any():  # (see far_jump_min_score)
-                rows = left_tr[far]
-                far_reach = (self._knock_fastest[rows] * unseen[far]
-                             + 3 * np.sqrt(self._P[rows, 0, 0]) + 10.0)
+                far_rows = left_tr[far]
+                far_reach = (self._knock_fastest[far_rows] * unseen[far]
+                             + 3 * np.sqrt(self._P[far_rows, 0, 0]) + 10.0)
                 ok[far] |= ((d_last[far] <= far_reach[:, None]) & same[far]
                             & (score[left_ob] >= s.far_jump_min_score)[None, :])
             if moving.any():
