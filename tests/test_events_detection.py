@@ -2459,3 +2459,22 @@ def test_cue_ball_into_a_ball_resting_against_another_does_not_reach_the_other()
         POOL, "cue_ball_into_a_ball_resting_against_another_just_after_a_frame_tracks.json")
         if t < 1.0]
     assert [ids for ids, _ in hits] == [(1, 3), (3, 2)]
+
+
+def test_puck_grazing_a_held_pawn_three_frames_after_the_stroke_touches_it():
+    # Novuss seed 3 shot 234: the puck (0.9 m/s), struck at 0.433 s, grazes pawn 13, which
+    # rests against cushion a, at 0.520 s and turns by 27 degrees: the shot's only
+    # contact. Its path then is the line from where the stroke set it going through two
+    # sightings: fine enough for the touch test, which otherwise waits for five
+    hits = _contacts(NOVUSS, "puck_grazing_a_held_pawn_just_after_the_stroke_tracks.json")
+    assert [ids for ids, _, _ in hits] == [(1, 13)] and abs(hits[0][1] - 0.520) < 0.01
+
+
+def test_row_pushed_off_a_puck_after_its_bend_is_pushed_where_the_puck_turned():
+    # Novuss seed 4 shot 104: the puck, struck at 0.414 s, runs along the row of black
+    # pawns against cushion a and turns at pawn 14 at 0.517 s. Its path after the turn,
+    # run back to the stroke, passes pawn 10: the row's push is read off its path into
+    # the turn, not off a path run back past it
+    hits = _contacts(NOVUSS, "puck_along_a_row_turning_at_a_pawn_after_the_stroke_tracks.json")
+    puck = [(ids, t) for ids, t, _ in hits if ids[0] == 1]
+    assert puck and puck[0][0] in ((1, 13), (1, 14)) and puck[0][1] > 0.48

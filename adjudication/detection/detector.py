@@ -974,8 +974,10 @@ class MotionEventDetector:
         b = seen_a & ((mc[:, 0] & ((n_ah == 1) | mc[:, 1]))
                       | (lo & (n_ah >= 3) & mc[:, 1] & mc[:, 2]))
         pairs = np.any(mc[:, :-1] & mc[:, 1:], axis=1)
-        # (only paths fitted to enough frames, and fitted well, are extrapolated so finely)
-        steady = have & (nfit >= 5) & (rms <= 2.5 * sig)
+        # (only paths fitted to enough frames, and fitted well, are extrapolated so finely;
+        # or a line from where a stroke or a hit set it going through two sightings since)
+        start_line = np.isin(moving, list(self._from_start)) & (nfit >= 3)
+        steady = have & ((nfit >= 5) | start_line) & (rms <= 2.5 * sig)
         b |= self._touch_bends(moving, a, t_a, coef, steady, pred, seen_ah, np.maximum(sig, rms))
         slow = self._slow_bends(moving, ahead, coef, have & (nfit >= 3), tmax, tt, seen_ah,
                                 order, sig) & ~b
@@ -2472,7 +2474,7 @@ class MotionEventDetector:
         touch = self._touching(rest, self._rest_xy[rest])
         pos = {int(k): m for m, k in enumerate(rest.tolist())}
         lo = self._window(a)[0] - 2.0 * self._dt
-        found: list[tuple[float, float, int, int, int]] = []
+        found: list[tuple[float, float, int, int, int, np.ndarray]] = []
         for s in waiting:
             if s not in pos:
                 continue
@@ -2485,18 +2487,25 @@ class MotionEventDetector:
                 k = int(rest[m])
                 still = still_path(self._rest_xy[k])
                 for j in movers:
-                    lo_j = self._since_start(j, lo, t_a)
-                    if lo_j >= 0.0:
-                        continue
+                    # (its path no further back than it goes, its start or the bend
+                    # before; before a bend left unexplained, its path into that bend)
+                    since = self._since_start(j, lo, t_a)
+                    ways = [(paths[j], max(since, self._T(int(self._seg0[j])) - t_a), 0.0)]
+                    ways += [(shift_path(c_b, t_a - self._T(a_b)), since,
+                              min(self._T(a_b) + self._dt - t_a, 0.0))
+                             for i_b, a_b, c_b in self._loose_bends if i_b == j]
                     r = float(self._radius[j] + self._radius[k])
-                    tc = first_touch(paths[j], still, r, lo_j, 0.0)
-                    score = 0.0
-                    if tc is None:
-                        tc, dmin = closest_approach(paths[j], still, lo_j, 0.0)
-                        score = dmin - r
-                        if score > self.settings.contact_gate_mm:
+                    for cj, lo_j, hi_j in ways:
+                        if lo_j >= hi_j:
                             continue
-                    found.append((score, tc, j, k, s))
+                        tc = first_touch(cj, still, r, lo_j, hi_j)
+                        score = 0.0
+                        if tc is None:
+                            tc, dmin = closest_approach(cj, still, lo_j, hi_j)
+                            score = dmin - r
+                            if score > self.settings.contact_gate_mm:
+                                continue
+                        found.append((score, tc, j, k, s, cj))
         if not found:
             return False
         # the nearest, then, of those the path touched, the first reached whose push,
@@ -2506,20 +2515,20 @@ class MotionEventDetector:
         ties = [f for f in found if f[0] <= found[0][0]]
         best = ties[0]
         for f in ties:
-            line = self._rest_xy[f[3]] - eval_path(paths[f[2]], f[1])
+            line = self._rest_xy[f[3]] - eval_path(f[5], f[1])
             parents, _ = self._impulse_spread(
                 pos[f[3]], line / max(float(np.linalg.norm(line)), 1e-9),
                 self._rest_xy[rest], touch)
             if pos[f[4]] in parents:
                 best = f
                 break
-        _, tc, j, k, _ = best
+        _, tc, j, k, _, cj = best
         key = (min(j, k), max(j, k))
         if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
             return False
         self._last_pair_t[key] = t_a
         self._struck_t[k] = t_a + tc
-        p = eval_path(paths[j], tc)
+        p = eval_path(cj, tc)
         self._note_hit(k, t_a + tc, p)
         self._event(EventKind.CONTACT, t_a + tc, a, (self._ref(j), self._ref(k)), p,
                     0.5 * self._quality([j, k], a), 0.01)
