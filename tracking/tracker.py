@@ -467,8 +467,8 @@ class Tracker:
         # the last knock found on each track (see _remember_knocks): when, how fast, and
         # where its pushes came from (NaN-padded)
         self._knock_t = np.zeros(0)
-        self._knock_speed = np.zeros(0)
-        self._knock_fastest = np.zeros(0)  # the fastest knock since last seen
+        self._knock_speed = np.zeros(0)  # the last knock's speed
+        self._knock_fastest = np.zeros(0)  # the fastest knock's since it was last seen
         self._knock_from = np.zeros((0, _KNOCK_SOURCES, 2))
         # the first touch by a mover since last seen: its line of centres (or NaN), speed
         self._knock_away = np.zeros((0, 2))
@@ -844,15 +844,12 @@ class Tracker:
                 & (self._knock_t[hit] >= self._last_seen_t[hit]))
             self._knock_away[hit[first]] = knocks.away[hit[first]]
             self._touch_speed[hit[first]] = knocks.speed[hit[first]]
-        # (the fastest push on a pawn since it was last seen holds: the mover slows at the
-        # contact; a ball's number tells it where it went anyway)
-        unseen = self._knocked_unseen(hit)
-        again = unseen & ~self._unique[self._label[hit]]
-        self._knock_speed[hit] = np.where(again, np.maximum(self._knock_speed[hit],
-                                                            knocks.speed[hit]), knocks.speed[hit])
-        self._knock_fastest[hit] = np.where(unseen, np.maximum(self._knock_fastest[hit],
-                                                               knocks.speed[hit]),
-                                            knocks.speed[hit])
+        # (and the fastest since it was last seen: the mover slows at the contact, so a
+        # pawn's fastest push holds; see _with_remembered and far_jump_min_score)
+        self._knock_fastest[hit] = np.where(
+            self._knocked_unseen(hit), np.maximum(self._knock_fastest[hit], knocks.speed[hit]),
+            knocks.speed[hit])
+        self._knock_speed[hit] = knocks.speed[hit]
         self._knock_t[hit] = t
         sources = np.full((len(hit), _KNOCK_SOURCES, 2), np.nan)
         for k, row in enumerate(hit):
@@ -869,10 +866,14 @@ class Tracker:
         if not len(held):
             return knocks
         speed = knocks.speed.copy()
-        pawns = held[~self._unique[self._label[held]]]
-        speed[pawns] = np.maximum(speed[pawns], self._knock_speed[pawns])
-        old = held[knocks.speed[held] == 0]
-        speed[old] = self._knock_speed[old]
+        # (a pawn's fastest push since; a ball's last: its number tells it where it went)
+        unique = self._unique[self._label[held]]
+        pawns = held[~unique]
+        speed[pawns] = np.maximum(speed[pawns], self._knock_fastest[pawns])
+        remembered = np.where(unique, self._knock_speed[held], self._knock_fastest[held])
+        quiet = knocks.speed[held] == 0  # (no knock this frame)
+        old = held[quiet]
+        speed[old] = remembered[quiet]
         if not len(old):
             return _Knocks(speed, knocks.from_xy, knocks.pushes, knocks.since_s, knocks.away)
         # found one frame and judged on the mover's path over the frame before, at most
