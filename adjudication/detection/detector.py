@@ -1698,13 +1698,13 @@ class MotionEventDetector:
         (held against a cushion). Between shots a hand moves things: only this frame's
         struck objects pass a push on."""
         moving = (self._mode == _MOVING).nonzero()[0] if self._shot_on else np.zeros(0, int)
-        since = t_a - np.nan_to_num(self._t_start[moving], nan=-np.inf)
+        left = np.nan_to_num(self._t_start[moving], nan=-np.inf)
         # (or recent by the earliest start seen now, and not after it: a slow one shows
         # frames late, its onset timed back to where it left)
         t_ref = min([t_a] + [float(self._t_start[s]) for s in starts
                              if s not in explained and math.isfinite(self._t_start[s])])
-        before = since - (t_a - t_ref)
-        recent = moving[(since < _RECENT_START_S)
+        before = t_ref - left
+        recent = moving[(t_a - left < _RECENT_START_S)
                         | ((before < _RECENT_START_S) & (before > -0.5 * self._dt))]
         # a recent start with no cause yet waits for one (its onset may show a frame before
         # that of the object that passed the push on); it passes on no push itself
@@ -2625,6 +2625,7 @@ class MotionEventDetector:
             t_b = self._T(a_b)
             if j == s or not t_b - 2.0 * self._dt < t_on < t_b + self._dt:
                 continue
+            cj = shift_path(c_b, t_a - t_b)
             if not self._seen[s, a_b % self._hist]:
                 # (a mover bent then, off nothing seen: its path into the bend met this
                 # object, unseen in that frame, before it was seen moving)
@@ -2634,11 +2635,10 @@ class MotionEventDetector:
                 # into this object, which shows its start only a frame later; unless it
                 # met one resting against this first, which passed the push on)
                 into = (t_b - t_a, t_b - t_a + self._dt)
-                if self._met_beside_first(s, shift_path(c_b, t_a - t_b), into, onset):
+                if self._met_beside_first(s, j, cj, into, onset):
                     continue
             else:
                 continue
-            cj = shift_path(c_b, t_a - t_b)
             gap, tc, score = fit(j, cj, *into)
             if gap < self.settings.contact_gate_mm:  # (its path after, run back, is no
                 # guide)
@@ -2700,16 +2700,22 @@ class MotionEventDetector:
         self._pressed_cushion(s, self._rest_xy[s] - where, t_on, a)
         return True
 
-    def _met_beside_first(self, s: int, cj: np.ndarray, into: tuple[float, float],
+    def _met_beside_first(self, s: int, j: int, cj: np.ndarray, into: tuple[float, float],
                           onset: np.ndarray) -> bool:
-        """Whether path ``cj`` touches, within ``into``, an object leaving rest now that
-        rested touching slot ``s``, before it touches ``s`` (or without touching it)."""
-        r_s = float(self._radius[s])
-        t_s = first_touch(cj, still_path(self._rest_xy[s]), r_s + r_s, *into)
-        for k in onset.nonzero()[0].tolist():
-            if k == s or not self._touching(np.array([s, k]), self._rest_xy[[s, k]])[0, 1]:
-                continue
-            t_k = first_touch(cj, still_path(self._rest_xy[k]), r_s + float(self._radius[k]),
+        """Whether mover ``j``'s path ``cj`` touches, within ``into``, an object leaving
+        rest now that rested touching slot ``s``, before it touches ``s`` (or without
+        touching it)."""
+        ks = onset.nonzero()[0]
+        ks = ks[(ks != s) & (ks != j)]
+        if not len(ks):
+            return False
+        slots = np.r_[s, ks]
+        beside = ks[self._touching(slots, self._rest_xy[slots])[0, 1:]]
+        r_j = float(self._radius[j])
+        t_s = first_touch(cj, still_path(self._rest_xy[s]), r_j + float(self._radius[s]),
+                          *into)
+        for k in beside.tolist():
+            t_k = first_touch(cj, still_path(self._rest_xy[k]), r_j + float(self._radius[k]),
                               *into)
             if t_k is not None and (t_s is None or t_k < t_s):
                 return True
