@@ -128,6 +128,81 @@ def recalibrate_batchnorm(weights: Path, images: list[Path], out: Path, *, devic
     return out
 
 
+def weights_from_onnx(onnx_file: Path, images: list[Path], out: Path, *,
+                      max_images: int = 256) -> Path:
+    """A trainable checkpoint of ``models/cueref-det.yaml`` from an exported model, so a
+    new stage can start from the committed ONNX weights when the checkpoint that made them
+    is gone.
+
+    The export folded each BatchNorm into its convolution. Unfolding it: the convolution
+    takes the folded weights, and its BatchNorm the per-channel mean and variance of the
+    convolution's output on training images as running statistics, with the scale and
+    shift that cancel them. In eval mode the network computes exactly what the ONNX file
+    does; in train mode, where BatchNorm normalises by the batch, nearly the same.
+    """
+    import cv2
+    import numpy as np
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from ultralytics import YOLO
+    from ultralytics.nn.modules import Conv
+
+    yolo = YOLO(str(MODEL_YAML))
+    net = yolo.model.float().eval()
+    stored = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy())
+              for i in onnx.load(str(onnx_file)).graph.initializer}
+    convs = {name: m for name, m in net.named_modules() if isinstance(m, Conv)}
+    shift: dict[str, torch.Tensor] = {}
+    with torch.no_grad():
+        for name, m in convs.items():
+            m.conv.weight.copy_(stored.pop(f"{name}.conv.weight"))
+            shift[name] = stored.pop(f"{name}.conv.bias")
+            m.bn.running_mean.zero_()
+            m.bn.running_var.fill_(1.0 - m.bn.eps)  # the BatchNorm adds only its shift
+            m.bn.weight.fill_(1.0)
+            m.bn.bias.copy_(shift[name])
+        params = dict(net.named_parameters()) | dict(net.named_buffers())
+        for key in [k for k in stored if k in params]:
+            params[key].copy_(stored.pop(key))
+    if stored:
+        raise ValueError(f"{onnx_file}: weights the network {MODEL_YAML.name} lacks: "
+                         f"{sorted(stored)[:5]}")
+
+    sums = {name: torch.zeros(m.conv.out_channels, 2, dtype=torch.float64)
+            for name, m in convs.items()}
+
+    def hook(name: str):  # type: ignore[no-untyped-def]
+        def record(_m, _x, y) -> None:  # type: ignore[no-untyped-def]
+            y = y.detach().double().transpose(0, 1).flatten(1)
+            sums[name][:, 0] += y.sum(1)
+            sums[name][:, 1] += (y * y).sum(1)
+            counts[name] += y.shape[1]
+        return record
+
+    counts = dict.fromkeys(convs, 0)
+    handles = [m.conv.register_forward_hook(hook(name)) for name, m in convs.items()]
+    rng = np.random.default_rng(0)
+    with torch.no_grad():
+        for i in rng.permutation(len(images))[:max_images]:
+            img = cv2.imread(str(images[i]))
+            if img is not None:
+                chw = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))
+                net(torch.from_numpy(chw)[None].float() / 255.0)
+    for h in handles:
+        h.remove()
+    with torch.no_grad():
+        for name, m in convs.items():
+            mean = sums[name][:, 0] / max(counts[name], 1)
+            var = (sums[name][:, 1] / max(counts[name], 1) - mean * mean).clamp_min(0)
+            m.bn.running_mean.copy_(mean.float())
+            m.bn.running_var.copy_(var.float())
+            m.bn.weight.copy_(torch.sqrt(var + m.bn.eps).float())
+            m.bn.bias.copy_(shift[name] + mean.float())
+    torch.save({"model": net, "ema": None, "train_args": {}, "source": str(onnx_file)}, out)
+    return out
+
+
 def _validate(weights: Path, data: Path, *, device: str, batch: int) -> dict:
     from ultralytics import YOLO
 
@@ -221,7 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", type=Path, default=None,
                     help="with --finish: the results.csv of the run that made them")
     ap.add_argument("--init", type=Path, default=None,
-                    help="start from these weights (a checkpoint of this recipe) to train on")
+                    help="start from these weights: a checkpoint of this recipe, or an ONNX "
+                         "file it exported (models/cueref-detector.onnx)")
     args = ap.parse_args(argv)
 
     if not (args.data / "images" / "train").is_dir():
@@ -241,6 +317,10 @@ def main(argv: list[str] | None = None) -> int:
     elif args.resume and (run / "weights" / "last.pt").exists():
         YOLO(str(run / "weights" / "last.pt")).train(resume=True, trainer=_trainer_class())
     else:
+        if args.init and args.init.suffix == ".onnx":
+            train_images = sorted((args.data / "images" / "train").glob("*.jpg"))
+            args.init = weights_from_onnx(args.init, train_images, build / "init_from_onnx.pt")
+            print(f"starting from the weights of {args.init}", flush=True)
         YOLO(str(args.init or MODEL_YAML)).train(
             trainer=_trainer_class(), data=str(data), epochs=args.epochs, time=args.hours,
             imgsz=640, batch=args.batch, nbs=args.batch, warmup_epochs=0, device=args.device,
