@@ -2478,3 +2478,17 @@ def test_row_pushed_off_a_puck_after_its_bend_is_pushed_where_the_puck_turned():
     hits = _contacts(NOVUSS, "puck_along_a_row_turning_at_a_pawn_after_the_stroke_tracks.json")
     puck = [(ids, t) for ids, t, _ in hits if ids[0] == 1]
     assert puck and puck[0][0] in ((1, 13), (1, 14)) and puck[0][1] > 0.48
+
+
+def test_puck_seen_once_in_motion_before_a_gap_starts_the_shot_before_its_hit():
+    # Novuss seed 4 shot 276: the puck, struck at 0.413 s, is seen once 19 mm off its rest
+    # at 0.433 s, then lost for four frames; it hit pawn 10 of a held row at 0.443 s. That
+    # one sighting was taken for its last at rest, so the stroke was timed after the hit
+    # and the hit fell outside the shot: no first contact at all
+    events = _recorded(NOVUSS, "puck_seen_once_in_motion_before_a_gap_hits_a_pawn_tracks.json")
+    start = next(e for e in events if e.kind is EventKind.SHOT_START)
+    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
+    assert abs(start.t_s - 0.413) < 0.01
+    assert hits and tuple(o.id for o in hits[0].objects) == (1, 10)
+    assert start.t_s < hits[0].t_s
+

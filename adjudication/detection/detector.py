@@ -3203,8 +3203,14 @@ class MotionEventDetector:
         s_ = self.settings
         tau0, tau1, _ = self._window(a)
         tt, xa = self._samples(s, a, a + look, t_a)
-        # (when it was last seen, at rest; not at all in the history kept: unknown)
-        seen_at = self._last_seen_frame(s, a, max(0, self._n - self._hist))
+        # (when it was last seen, at rest; not at all in the history kept: unknown. A
+        # sighting already off its rest, the motion's first before a gap, is not one)
+        oldest = max(0, self._n - self._hist)
+        seen_at = self._last_seen_frame(s, a, oldest)
+        if self._seen[s, seen_at % self._hist] and float(np.linalg.norm(
+                self._xy[s, seen_at % self._hist] - self._rest_xy[s])) > float(
+                self._onset_mm(self._sigma_of(s, seen_at))):
+            seen_at = self._last_seen_frame(s, seen_at, oldest)
         rested_t = self._T(seen_at) if self._seen[s, seen_at % self._hist] else -math.inf
         timed = self._onset_of(s, a, t_a)
         t_on = t_a + tau0 / 2 if timed is None else timed
