@@ -2492,3 +2492,13 @@ def test_puck_seen_once_in_motion_before_a_gap_starts_the_shot_before_its_hit():
     assert hits and tuple(o.id for o in hits[0].objects) == (1, 10)
     assert start.t_s < hits[0].t_s
 
+
+def test_puck_along_a_row_passing_one_pawn_within_the_noise_hits_the_pawn_it_turns_at():
+    # Novuss seed 4 shot 160: the puck (1.6 m/s) runs along the row held against cushion
+    # a, passes pawn 10 0.45 mm clear at 0.49 s and hits pawn 11 at 0.506 s. Its fitted
+    # path in cuts 1.2 mm into pawn 10, but it goes on straight past it and turns at
+    # pawn 11: it bounced off 11, not off 10 (which would have turned it at once)
+    hits = _contacts(NOVUSS, "puck_along_a_row_passing_one_pawn_to_hit_the_next_tracks.json")
+    puck = [(ids, t) for ids, t, _ in hits if ids[0] == 1]
+    assert puck[0][0] == (1, 11) and abs(puck[0][1] - 0.506) < 0.01
+    assert all(ids != (1, 10) for ids, _ in puck)

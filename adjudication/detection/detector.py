@@ -1378,6 +1378,9 @@ class MotionEventDetector:
         turned = [self._at_turn(c, paths[c.i], a, t_a, self._window(a, c.i)[0], self._dt)
                   if c.bounce_only and c.conf < 1.0 else c for c in cands]
         cands = [c for c in turned if c is not None]
+        # (nor a touch of a held object that the striker's path in passes on, straight, to
+        # turn at another held object later: it passed the first within the noise)
+        cands = [c for c in cands if not self._passed_before_turn(c, cands, paths[c.i], a, t_a)]
         deflected: dict[int, tuple[float, np.ndarray | None]] = {}
         # striker, and object hit -> their hit: a cushion either met before its next
         # sightings shows in its velocity after (``_rail_after_hit``)
@@ -1992,6 +1995,24 @@ class MotionEventDetector:
         still = still_path(self._rest_xy[k])
         tc = first_touch(coef, still, r, lo, min(hi, tb + self._dt))
         return _Candidate(tb if tc is None else tc, c.i, k, r, conf, True)
+
+    def _passed_before_turn(self, c: _Candidate, cands: list[_Candidate], coef: np.ndarray,
+                            a: int, t_a: float) -> bool:
+        """Whether touch ``c`` of a held object, off which the striker would bounce at once,
+        lies clearly before the striker's turn, and another held object's touch lies at
+        that turn: a puck along a row passing one pawn within the noise to hit the next."""
+        quarter = 0.25 * self._dt
+        if not (c.bounce_only and c.conf >= 1.0):
+            return False
+        later = [o for o in cands if o.i == c.i and o.j != c.j and o.bounce_only
+                 and o.tc > c.tc + quarter]
+        if not later:
+            return False
+        a_on = a + 1 if self._fits_a[c.i] else a
+        tt, xa = self._samples(c.i, a_on, a + self.settings.lag_frames, t_a)
+        turn = self._turn(c.i, a, coef, tt, xa, self._window(a, c.i)[0], self._dt)
+        return turn is not None and turn[0] - c.tc > quarter and any(
+            abs(o.tc - turn[0]) <= quarter for o in later)
 
     def _pending_contact(self, s: int) -> tuple[Event, float] | None:
         """The pending contact (and its time's sigma) by which a mover struck resting slot
