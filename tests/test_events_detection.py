@@ -2502,3 +2502,17 @@ def test_puck_along_a_row_passing_one_pawn_within_the_noise_hits_the_pawn_it_tur
     puck = [(ids, t) for ids, t, _ in hits if ids[0] == 1]
     assert puck[0][0] == (1, 11) and abs(puck[0][1] - 0.506) < 0.01
     assert all(ids != (1, 10) for ids, _ in puck)
+
+
+
+def test_puck_path_fitted_across_the_pawn_it_hit_meets_no_cushion_behind_it():
+    # Novuss seed 3 shot 172: the puck (2.6 m/s) hits pawn 10 of the row held against
+    # cushion a between two frames and comes back off it, 20 mm short of that cushion.
+    # The hit is timed at the first sighting after it; the next frame's path in, fitted
+    # up to that sighting and run on, meets the cushion behind the pawn 35 ms later
+    events = _recorded(
+        NOVUSS, "puck_off_a_row_pawn_hit_between_frames_short_of_the_cushion_tracks.json")
+    hits = [e for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
+    assert hits and tuple(o.id for o in hits[0].objects) == (1, 10)
+    assert not [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1
+                and e.t_s < 0.6]

@@ -1446,8 +1446,8 @@ class MotionEventDetector:
                 t_hit = self._contact_t.get(i, -math.inf) - t_a
                 if hit is None and t_hit < tau1:
                     lo = max(0, self._n - self._hist)
-                    if self._T(max(self._last_seen_frame(i, a, lo), lo)) - t_a < t_hit:
-                        hit = t_hit
+                    if self._T(max(self._last_seen_frame(i, a, lo), lo)) - t_a <= t_hit:
+                        hit = t_hit  # (one timed at a sighting, the last before the bend)
                 if hit is not None:
                     tau1 = min(tau1, hit + _SAME_TOUCH_S - 0.5 * self._dt)
                 # (a contact explains the bend: only a touch its path reaches before it, not
