@@ -6,7 +6,8 @@
 # Renders up to EXTRA_IMAGES more views (for at most RENDER_S seconds) into build/dataset,
 # continuing after FIRST_VENUE (the views already there, from
 # `cueref dataset build/dataset --images 1500 --seed 1`, stay), trains for TRAIN_HOURS on
-# GPU 0 (from INIT weights when set: a checkpoint of an earlier run of this recipe) and
+# GPU 0 (from INIT weights when set: a checkpoint of an earlier run of this recipe, or the
+# ONNX file one exported, such as models/cueref-detector.onnx) and
 # writes the ONNX model, its metrics and the checkpoints into OUT_DIR as it goes, so a run
 # cut short still leaves its last checkpoint. Needs python3 with torch, opencv and
 # ultralytics importable.
