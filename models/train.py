@@ -154,10 +154,17 @@ def weights_from_onnx(onnx_file: Path, images: list[Path], out: Path, *,
               for i in onnx.load(str(onnx_file)).graph.initializer}
     convs = {name: m for name, m in net.named_modules() if isinstance(m, Conv)}
     shift: dict[str, torch.Tensor] = {}
+
+    def take(key: str) -> torch.Tensor:
+        if key not in stored:
+            raise ValueError(f"{onnx_file}: not an export of {MODEL_YAML.name} (no {key}); "
+                             "rebuild it with models/train.py")
+        return stored.pop(key)
+
     with torch.no_grad():
         for name, m in convs.items():
-            m.conv.weight.copy_(stored.pop(f"{name}.conv.weight"))
-            shift[name] = stored.pop(f"{name}.conv.bias")
+            m.conv.weight.copy_(take(f"{name}.conv.weight"))
+            shift[name] = take(f"{name}.conv.bias")
             m.bn.running_mean.zero_()
             m.bn.running_var.fill_(1.0 - m.bn.eps)  # the BatchNorm adds only its shift
             m.bn.weight.fill_(1.0)
@@ -171,6 +178,7 @@ def weights_from_onnx(onnx_file: Path, images: list[Path], out: Path, *,
 
     sums = {name: torch.zeros(m.conv.out_channels, 2, dtype=torch.float64)
             for name, m in convs.items()}
+    counts = dict.fromkeys(convs, 0)
 
     def hook(name: str):  # type: ignore[no-untyped-def]
         def record(_m, _x, y) -> None:  # type: ignore[no-untyped-def]
@@ -180,7 +188,6 @@ def weights_from_onnx(onnx_file: Path, images: list[Path], out: Path, *,
             counts[name] += y.shape[1]
         return record
 
-    counts = dict.fromkeys(convs, 0)
     handles = [m.conv.register_forward_hook(hook(name)) for name, m in convs.items()]
     rng = np.random.default_rng(0)
     with torch.no_grad():

@@ -49,3 +49,20 @@ def test_checkpoint_unfolded_from_the_onnx_file_computes_what_the_file_computes(
     # (the BatchNorms now carry real statistics, not the unit ones of a folded layer)
     bn = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
     assert len(bn) > 40 and any(float(m.running_var.mean()) != pytest.approx(1.0) for m in bn)
+
+
+def test_onnx_file_of_another_network_is_refused_naming_the_file(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("ultralytics")
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    recipe = _recipe()
+    recipe._offline(tmp_path / "build")
+    other = tmp_path / "other.onnx"
+    graph = helper.make_graph([helper.make_node("Identity", ["x"], ["y"])], "other",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
+    onnx.save(helper.make_model(graph), str(other))
+    with pytest.raises(ValueError, match="other.onnx: not an export of cueref-det.yaml"):
+        recipe.weights_from_onnx(other, [], tmp_path / "init.pt")
