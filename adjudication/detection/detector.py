@@ -1959,6 +1959,14 @@ class MotionEventDetector:
             return None
         return tb, eval_path(coef, tb)
 
+    def _turn_after(self, j: int, a: int, coef: np.ndarray, t_a: float, lo: float,
+                    hi: float) -> tuple[float, np.ndarray] | None:
+        """``_turn`` of mover ``j`` from its sightings after frame ``a`` (from the next
+        frame when frame a's sighting still lies on the path in)."""
+        a_on = a + 1 if self._fits_a[j] else a
+        tt, xa = self._samples(j, a_on, a + self.settings.lag_frames, t_a)
+        return self._turn(j, a, coef, tt, xa, lo, hi)
+
     def _at_turn(self, c: _Candidate, coef: np.ndarray, a: int, t_a: float,
                  lo: float, hi: float) -> _Candidate | None:
         """Near miss ``c`` of a held object, off which its striker bounced, checked against
@@ -1968,10 +1976,7 @@ class MotionEventDetector:
         another, dropped when its own object lies beyond the gate there, else timed at the
         turn. Unchanged when no clean turn is seen, or none at a held object."""
         gate = self.settings.contact_gate_mm
-        # (from the next frame when frame a's sighting still lies on the path in)
-        a_on = a + 1 if self._fits_a[c.i] else a
-        tt, xa = self._samples(c.i, a_on, a + self.settings.lag_frames, t_a)
-        turn = self._turn(c.i, a, coef, tt, xa, lo, hi)
+        turn = self._turn_after(c.i, a, coef, t_a, lo, hi)
         rest = (self._mode == _REST).nonzero()[0]
         rest = rest[rest != c.i]
         if turn is None or not len(rest):
@@ -2008,9 +2013,7 @@ class MotionEventDetector:
                  and o.tc > c.tc + quarter]
         if not later:
             return False
-        a_on = a + 1 if self._fits_a[c.i] else a
-        tt, xa = self._samples(c.i, a_on, a + self.settings.lag_frames, t_a)
-        turn = self._turn(c.i, a, coef, tt, xa, self._window(a, c.i)[0], self._dt)
+        turn = self._turn_after(c.i, a, coef, t_a, self._window(a, c.i)[0], self._dt)
         return turn is not None and turn[0] - c.tc > quarter and any(
             abs(o.tc - turn[0]) <= quarter for o in later)
 
@@ -3154,6 +3157,13 @@ class MotionEventDetector:
             return None
         return tl, q
 
+    def _seen_off_rest(self, s: int, k: int) -> bool:
+        """Whether frame ``k`` saw resting slot ``s`` farther from its rest than noise
+        moves it (``_onset_mm``)."""
+        return bool(self._seen[s, k % self._hist]) and float(np.linalg.norm(
+            self._xy[s, k % self._hist] - self._rest_xy[s])) > float(
+            self._onset_mm(self._sigma_of(s, k)))
+
     def _onset_of(self, s: int, a: int, t_a: float) -> float | None:
         """When resting slot ``s`` left its rest: in the frames before ``a``, back to the
         one before it was last seen (struck while lost from view, it left then)."""
@@ -3161,9 +3171,7 @@ class MotionEventDetector:
         # (seen off its rest once before a gap, and not again till now: the motion's first
         # sighting, which one alone could not tell from noise)
         k = self._last_seen_frame(s, a, max(0, self._n - self._hist, a - 8))
-        off = self._seen[s, k % self._hist] and float(np.linalg.norm(
-            self._xy[s, k % self._hist] - self._rest_xy[s])) > float(
-            self._onset_mm(self._sigma_of(s, k)))
+        off = self._seen_off_rest(s, k)
         tt, xa = self._samples(s, k if off else a, a + self.settings.lag_frames, t_a)
         tc = onset_time(tt, xa, self._rest_xy[s], tau0 - self._dt, tau1)
         return None if tc is None else t_a + tc
@@ -3228,9 +3236,7 @@ class MotionEventDetector:
         # sighting already off its rest, the motion's first before a gap, is not one)
         oldest = max(0, self._n - self._hist)
         seen_at = self._last_seen_frame(s, a, oldest)
-        if self._seen[s, seen_at % self._hist] and float(np.linalg.norm(
-                self._xy[s, seen_at % self._hist] - self._rest_xy[s])) > float(
-                self._onset_mm(self._sigma_of(s, seen_at))):
+        if self._seen_off_rest(s, seen_at):
             seen_at = self._last_seen_frame(s, seen_at, oldest)
         rested_t = self._T(seen_at) if self._seen[s, seen_at % self._hist] else -math.inf
         timed = self._onset_of(s, a, t_a)
