@@ -30,7 +30,9 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL_YAML = ROOT / "models" / "cueref-det.yaml"
@@ -83,11 +85,23 @@ def _data_yaml(dataset: Path, build: Path) -> Path:
     return out
 
 
+def _views(images: list[Path], max_images: int) -> Iterator[Any]:
+    """Up to ``max_images`` of the training views, drawn at random (seed 0), as RGB
+    (3, H, W) uint8 arrays; unreadable files skipped."""
+    import cv2
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    for i in rng.permutation(len(images))[:max_images]:
+        img = cv2.imread(str(images[i]))
+        if img is not None:
+            yield np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))
+
+
 def recalibrate_batchnorm(weights: Path, images: list[Path], out: Path, *, device: str,
                           batch: int = 32, max_images: int = 1024) -> Path:
     """Re-estimate every BatchNorm's running mean and variance as plain averages over
     training images, in train mode without gradients; save the result as ``out``."""
-    import cv2
     import numpy as np
     import torch
     from ultralytics import YOLO
@@ -101,19 +115,13 @@ def recalibrate_batchnorm(weights: Path, images: list[Path], out: Path, *, devic
             m.momentum = None  # cumulative average
     net.train()
     by_shape: dict[tuple[int, ...], list[np.ndarray]] = {}
-    rng = np.random.default_rng(0)
-    chosen = [images[i] for i in rng.permutation(len(images))[:max_images]]
 
     def flush(group: list[np.ndarray]) -> None:
         x = torch.from_numpy(np.stack(group)).to(device).float() / 255.0
         with torch.no_grad():
             net(x)
 
-    for path in chosen:
-        img = cv2.imread(str(path))
-        if img is None:
-            continue
-        chw = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))
+    for chw in _views(images, max_images):
         group = by_shape.setdefault(chw.shape, [])
         group.append(chw)
         if len(group) == batch:
@@ -140,8 +148,6 @@ def weights_from_onnx(onnx_file: Path, images: list[Path], out: Path, *,
     shift that cancel them. In eval mode the network computes exactly what the ONNX file
     does; in train mode, where BatchNorm normalises by the batch, nearly the same.
     """
-    import cv2
-    import numpy as np
     import onnx
     import torch
     from onnx import numpy_helper
@@ -189,13 +195,9 @@ def weights_from_onnx(onnx_file: Path, images: list[Path], out: Path, *,
         return record
 
     handles = [m.conv.register_forward_hook(hook(name)) for name, m in convs.items()]
-    rng = np.random.default_rng(0)
     with torch.no_grad():
-        for i in rng.permutation(len(images))[:max_images]:
-            img = cv2.imread(str(images[i]))
-            if img is not None:
-                chw = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))
-                net(torch.from_numpy(chw)[None].float() / 255.0)
+        for chw in _views(images, max_images):
+            net(torch.from_numpy(chw)[None].float() / 255.0)
     for h in handles:
         h.remove()
     with torch.no_grad():
