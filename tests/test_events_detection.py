@@ -2516,3 +2516,24 @@ def test_puck_path_fitted_across_the_pawn_it_hit_meets_no_cushion_behind_it():
     assert hits and tuple(o.id for o in hits[0].objects) == (1, 10)
     assert not [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1
                 and e.t_s < 0.6]
+
+
+def test_cue_ball_thin_on_a_ball_resting_against_another_hits_it_not_the_one_it_pushed():
+    # pool seed 4 shot 226: the cue ball (3.1 m/s) cuts ball 3 thinly at 0.491 s and goes
+    # on; ball 3, resting against ball 4, barely moves (its start shows a frame late) and
+    # passes the hit on to 4, which flies off. The cue ball's path passes 4 some 40 mm
+    # clear: it hit 3, and 3 pushed 4
+    hits = [(ids, t, conf) for ids, t, conf in _contacts(
+        POOL, "cue_ball_thin_on_a_ball_resting_against_another_tracks.json") if t < 0.6]
+    assert [ids for ids, _, _ in hits] == [(1, 3), (3, 4)]
+    assert abs(hits[0][1] - 0.491) < 0.01 and hits[0][2] >= 0.5
+
+
+def test_puck_into_a_row_end_pawn_that_starts_late_hits_it_not_its_neighbour():
+    # Novuss seed 4 shot 124: the puck hits pawn 17, the end of the start row held against
+    # cushion a, at 0.437 s; 17 passes the push on to 16 and the row, and 16 is seen
+    # leaving first. The puck's path reaches 17, not 16
+    hits = _contacts(NOVUSS, "puck_into_a_row_end_pawn_that_starts_late_tracks.json")
+    assert hits[0][0] == (1, 17) and abs(hits[0][1] - 0.437) < 0.015 and hits[0][2] >= 0.5
+    assert ((17, 16) in [ids for ids, _, _ in hits]
+            and all(ids != (1, 16) for ids, _, _ in hits))

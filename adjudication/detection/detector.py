@@ -192,6 +192,9 @@ _SAME_TOUCH_S = 0.002
 #: found twice (a second way, or a frame on); a real rebound so soon, off a cushion just
 #: behind, is what the benchmark leaves out too (a repeat within 0.1 s: "don't care").
 _REPEAT_S = 0.1
+#: A mover whose path passes this far (mm, and three times its noise) clear of an object
+#: that left rest, but touches one resting against it, hit that one, which passed it on.
+_PASSED_ON_MM = 10.0
 #: ... and its path after must pass this close (mm, beyond touching) to its second object.
 _REACH_GAP_MM = 4.0
 #: A striker hitting a resting object within this (mm, edge to edge) of a neighbour
@@ -2602,6 +2605,7 @@ class MotionEventDetector:
 
         # (score, time, mover, its path, the window it touched in if it was a loose bend)
         cands: list[tuple[float, float, int, np.ndarray, tuple[float, float] | None]] = []
+        reach: dict[int, tuple[float, float, float]] = {}  # mover -> (gap, window)
         for j in range(len(self._ids)):
             if j == s:
                 continue
@@ -2645,6 +2649,7 @@ class MotionEventDetector:
             if ways:
                 gap, tc, score, path, into = min(ways, key=lambda w: w[2])
                 cands.append((score, tc, j, path, into))
+                reach[j] = (gap, *(into or (lo_j, hi_j)))
         for j, a_b, c_b in self._loose_bends:
             t_b = self._T(a_b)
             if j == s or not t_b - 2.0 * self._dt < t_on < t_b + self._dt:
@@ -2672,6 +2677,8 @@ class MotionEventDetector:
             return False
         cands.sort(key=lambda c: c[0])
         score, tc, j, cj, into_bend = cands[0]
+        if j in reach and self._hit_neighbour(s, j, cj, *reach[j], a, t_a):
+            return True
         key = (min(s, j), max(s, j))
         if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
             return True
@@ -2722,6 +2729,47 @@ class MotionEventDetector:
         self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(s)), where, conf,
                     0.005)
         self._pressed_cushion(s, self._rest_xy[s] - where, t_on, a)
+        return True
+
+    def _hit_neighbour(self, s: int, j: int, cj: np.ndarray, gap_s: float, lo: float,
+                       hi: float, a: int, t_a: float) -> bool:
+        """Whether mover ``j``, its path passing clear of slot ``s`` (``gap_s``), touched
+        a resting object ``s`` rested against instead: that one passed the hit on and
+        starts slower, its onset seen a frame later (or never: a cradle). The hit and
+        the push are reported now, timed where ``j``'s path reaches the neighbour."""
+        sigma = max(self._sigma_of(j, a), self._sigma_of(s, a))
+        if gap_s < 3.0 * sigma + _PASSED_ON_MM:
+            return False
+        rest = (self._mode == _REST).nonzero()[0]
+        rest = rest[(rest != s) & (rest != j)]
+        touching = np.linalg.norm(self._rest_xy[rest] - self._rest_xy[s], axis=1) - (
+            self._radius[rest] + self._radius[s]) < _TOUCH_GAP_MM
+        best: tuple[float, int] | None = None
+        for k in rest[touching].tolist():
+            r_sum = float(self._radius[k] + self._radius[j])
+            tc, d = closest_approach(cj, still_path(self._rest_xy[k]), lo, hi)
+            if d - r_sum > 3.0 * sigma:
+                continue
+            touch = first_touch(cj, still_path(self._rest_xy[k]), r_sum, lo, tc)
+            t_k = tc if touch is None else touch
+            if best is None or t_k < best[0]:
+                best = (t_k, k)
+        if best is None:
+            return False
+        t_k, k = best
+        t_hit = t_a + t_k
+        where = eval_path(cj, t_k)
+        for x, y, xy, conf in ((j, k, where, 0.8), (k, s, self._rest_xy[k], 0.7)):
+            key = (min(x, y), max(x, y))
+            if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+                continue
+            self._last_pair_t[key] = t_a
+            self._event(EventKind.CONTACT, t_hit, a, (self._ref(x), self._ref(y)), xy,
+                        conf * self._quality([x, y], a), 0.005)
+            self._pressed_cushion(y, self._rest_xy[y] - xy, t_hit, a)
+            self._note_hit(y, t_hit, xy)
+        self._struck_t[k] = t_hit
+        self._t_start[s] = t_hit
         return True
 
     def _met_beside_first(self, s: int, j: int, cj: np.ndarray, into: tuple[float, float],
