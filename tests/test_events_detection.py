@@ -2537,3 +2537,14 @@ def test_puck_into_a_row_end_pawn_that_starts_late_hits_it_not_its_neighbour():
     assert hits[0][0] == (1, 17) and abs(hits[0][1] - 0.437) < 0.015 and hits[0][2] >= 0.5
     assert ((17, 16) in [ids for ids, _, _ in hits]
             and all(ids != (1, 16) for ids, _, _ in hits))
+
+
+def test_ball_flying_off_away_from_its_cluster_neighbour_did_not_push_it():
+    # pool seed 0 shot 51: the cue ball hits ball 3 of a cluster at 0.701 s; 3 flies off
+    # at 1.2 m/s away from ball 4, which rested against it; the cue ball, turned by the
+    # hit, meets 4 at 0.716 s. 4 starts within the frame of 3's start, but 3 left it
+    # behind: the cue ball hit it
+    hits = [ids for ids, t, _ in _contacts(
+        POOL, "cue_ball_off_a_cluster_ball_into_its_neighbour_tracks.json") if t < 0.8]
+    assert hits[0] == (1, 3) and (1, 4) in hits
+    assert (3, 4) not in hits and (4, 3) not in hits

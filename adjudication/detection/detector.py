@@ -157,6 +157,12 @@ _PUSH_SHARE = 0.3
 _HIT_SLACK_COS = 0.3
 #: ... and through at most this many objects (a 15-ball rack is 5 rows deep).
 _PUSH_REACH = 8
+#: A struck object seen leaving a touching neighbour behind (cos of its way off with
+#: the line to that neighbour below minus this) did not push that neighbour.
+_LEFT_BEHIND_COS = 0.2
+#: ... when it flew off that fast (mm/s): a slower one passed most of the hit on and
+#: rebounds off the rest any way.
+_LEFT_BEHIND_MM_S = 500.0
 #: A mover near another object bent by a contact when it leaves its path within ~37
 #: degrees of their line of centres (cos).
 _TOUCH_COS = 0.8
@@ -1761,7 +1767,8 @@ class MotionEventDetector:
                         grew = True  # pushes go on from the neighbour
                         break
                 for first, came in pairs:
-                    parents, into = self._impulse_spread(pos[first], came, xy, touch)
+                    gone = self._flew_off(first, a, t_a) if stage == 1 else None
+                    parents, into = self._impulse_spread(pos[first], came, xy, touch, gone)
                     for s in waiting:
                         if s in explained or s not in pos or pos[s] not in parents:
                             continue
@@ -1789,6 +1796,18 @@ class MotionEventDetector:
                         self._orphan[s] = False
                         grew = True
             waiting = [s for s in waiting if s not in explained]
+
+    def _flew_off(self, s: int, a: int, t_a: float) -> np.ndarray | None:
+        """Unit direction a struck slot ``s`` flew off in, at ``_LEFT_BEHIND_MM_S`` or
+        more; None when slower (a rack's apex ball, which passed the hit on, rebounds
+        off the pack any way) or held against a cushion (it bounces off that)."""
+        if self._held(s):
+            return None
+        path = self._start_path(s, a, t_a)
+        if path is None:
+            return None
+        speed = float(np.linalg.norm(path[1]))
+        return path[1] / speed if speed >= _LEFT_BEHIND_MM_S else None
 
     def _hit_times(self) -> dict[int, float]:
         """When each slot was last struck: noted with the direction of the hit
@@ -2054,7 +2073,8 @@ class MotionEventDetector:
             self._last_cush_t.pop((s, k), None)
 
     @staticmethod
-    def _impulse_spread(root: int, came: np.ndarray | None, xy: np.ndarray, touch: np.ndarray
+    def _impulse_spread(root: int, came: np.ndarray | None, xy: np.ndarray, touch: np.ndarray,
+                        left_along: np.ndarray | None = None
                         ) -> tuple[dict[int, list[int]], dict[int, np.ndarray | None]]:
         """Which touching objects (rows of ``touch``) an impulse into row ``root`` along
         unit ``came`` (None: unknown) can reach, each with the neighbours it can come from
@@ -2067,7 +2087,9 @@ class MotionEventDetector:
         further (turn after turn would lead it round a rack and back). It comes into each
         object along the mean of the lines it came in by; into the root along the hit on
         it (``_hit_dir``), not along the root's own motion: a rack ball that passes the
-        hit on leaves any way, even back."""
+        hit on leaves any way, even back. Where that way is unknown, a root seen leaving
+        along unit ``left_along`` passed nothing to a neighbour it left behind (a push
+        along their line stops the pusher's motion toward it, and gives none away)."""
         parents: dict[int, list[int]] = {root: []}
         into: dict[int, np.ndarray | None] = {root: came}
         share = {root: 1.0}
@@ -2080,6 +2102,9 @@ class MotionEventDetector:
                         continue
                     n = xy[m] - xy[k]
                     d = into[k]
+                    if k == root and d is None and left_along is not None and float(
+                            n @ left_along) < -_LEFT_BEHIND_COS * float(np.linalg.norm(n)):
+                        continue
                     slack = _HIT_SLACK_COS if k == root else 0.0
                     cos = 1.0 if d is None else float(n @ d) / max(
                         float(np.linalg.norm(n)), 1e-9) + slack
