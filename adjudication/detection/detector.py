@@ -2770,6 +2770,7 @@ class MotionEventDetector:
         touching = np.linalg.norm(self._rest_xy[rest] - self._rest_xy[s], axis=1) - (
             self._radius[rest] + self._radius[s]) < _TOUCH_GAP_MM
         best: tuple[float, int] | None = None
+        u = self._departure(s, a, t_a)
         for k in rest[touching].tolist():
             r_sum = float(self._radius[k] + self._radius[j])
             tc, d = closest_approach(cj, still_path(self._rest_xy[k]), lo, hi)
@@ -2777,6 +2778,12 @@ class MotionEventDetector:
                 continue
             touch = first_touch(cj, still_path(self._rest_xy[k]), r_sum, lo, tc)
             t_k = tc if touch is None else touch
+            # (the push goes on forward of the hit, and the object leaves along it)
+            on = self._rest_xy[s] - self._rest_xy[k]
+            on /= max(float(np.linalg.norm(on)), 1e-9)
+            hit = self._rest_xy[k] - eval_path(cj, t_k)
+            if float(hit @ on) <= 0.0 or (u is not None and float(u @ on) < _PUSH_COS):
+                continue
             if best is None or t_k < best[0]:
                 best = (t_k, k)
         if best is None:
