@@ -191,11 +191,41 @@ def shadow_outline(outline: np.ndarray, lamp_xyz: np.ndarray) -> np.ndarray:
     return lamp_xyz[:2] + (outline[:, :2] - lamp_xyz[:2]) * k[:, None]
 
 
+def _clip_to_rect(poly: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The part ``(M, 2)`` of polygon ``poly`` inside the rectangle ``lo``..``hi``
+    (Sutherland-Hodgman, one side at a time): exact inside it."""
+    for axis in (0, 1):
+        for bound, sign in ((lo[axis], 1.0), (hi[axis], -1.0)):
+            if len(poly) == 0:
+                return poly
+            nxt = np.roll(poly, -1, axis=0)
+            d0 = sign * (poly[:, axis] - bound)
+            d1 = sign * (nxt[:, axis] - bound)
+            out = []
+            for p, q, a, b in zip(poly, nxt, d0, d1, strict=True):
+                if a >= 0.0:
+                    out.append(p)
+                if (a >= 0.0) != (b >= 0.0):
+                    out.append(p + (q - p) * (a / (a - b)))
+            poly = np.array(out).reshape(-1, 2)
+    return poly
+
+
 def fill_mask(poly_px: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
-    """Anti-aliased coverage (h, w) float32 of a pixel polygon inside ``box`` (x0, y0, x1, y1)."""
+    """Anti-aliased coverage (h, w) float32 of a pixel polygon inside ``box`` (x0, y0, x1, y1).
+    A polygon reaching far outside the box (a hand or cue near the camera's horizon, its
+    shadow cast far) is clipped to a margin round it first: fixed-point pixel coordinates
+    hold only about 2.7e8 px."""
     x0, y0, x1, y1 = box
     m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    pts = np.round((poly_px - [x0, y0]) * _ONE).astype(np.int32)
+    rel = np.asarray(poly_px, float) - [x0, y0]
+    margin = 2.0 * max(x1 - x0, y1 - y0) + 8.0
+    if np.abs(rel).max(initial=0.0) > margin:
+        rel = _clip_to_rect(rel, np.array([-margin, -margin]),
+                            np.array([x1 - x0 + margin, y1 - y0 + margin]))
+        if len(rel) < 3:
+            return m.astype(np.float32)
+    pts = np.round(rel * _ONE).astype(np.int32)
     cv2.fillPoly(m, [pts], 255, cv2.LINE_AA, _SHIFT)
     return m.astype(np.float32) / 255.0
 

@@ -214,3 +214,23 @@ def test_video_round_trip_h264(tmp_path):  # type: ignore[no-untyped-def]
     assert decoded[0][0].shape == (96, 160, 3)
     ts = np.array([t for _, t in decoded])
     assert np.allclose(ts - ts[0], np.arange(12) / 25.0, atol=1e-3)
+
+
+def test_occluder_polygon_reaching_far_outside_its_box_is_filled_exactly_without_overflow():
+    # a hand near the camera's horizon, or its shadow, projects to pixel coordinates far
+    # beyond what fixed-point filling holds: the part inside the box must still be exact
+    import warnings
+
+    from simulation.render_occluders import fill_mask
+
+    box = (0, 0, 64, 48)
+    far = np.array([[-1e9, -1e9 + 10.0], [1e9, 1e9 + 10.0], [1e9, -1e9]])  # below y = x + 10
+    near = np.array([[-100.0, -90.0], [200.0, 210.0], [200.0, -100.0], [-100.0, -100.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = fill_mask(far, box)
+        whole = fill_mask(np.array([[-1e12, -1e12], [1e12, -1e12], [0.0, 1e12]]), box)
+        gone = fill_mask(np.array([[1e9, 1e9], [1e9 + 5, 1e9], [1e9, 1e9 + 5]]), box)
+    np.testing.assert_array_equal(got, fill_mask(near, box))
+    assert 0.5 < got.mean() < 0.95
+    assert whole.min() == 1.0 and gone.max() == 0.0
