@@ -2548,3 +2548,12 @@ def test_ball_flying_off_away_from_its_cluster_neighbour_did_not_push_it():
         POOL, "cue_ball_off_a_cluster_ball_into_its_neighbour_tracks.json") if t < 0.8]
     assert hits[0] == (1, 3) and (1, 4) in hits
     assert (3, 4) not in hits and (4, 3) not in hits
+
+
+def test_pawn_leaving_across_the_line_from_a_near_miss_was_hit_by_the_puck():
+    # Novuss seed 3 shot 225: the puck hits pawn 3 at 0.564 s and, turned by it, pawn 5
+    # (9 mm beyond 3) at 0.581 s. Pawn 3, flying off, passes 5 only 6 mm clear, but 5
+    # leaves along the line from the puck, not across the line from 3: the puck hit it
+    hits = [ids for ids, t, _ in _contacts(
+        NOVUSS, "puck_off_a_pawn_into_a_second_beside_it_tracks.json") if t < 0.7]
+    assert hits[:2] == [(1, 3), (1, 5)] and (3, 5) not in hits

@@ -1357,6 +1357,9 @@ class MotionEventDetector:
                         k not in moving_before and self._still_after(k, tc, a, t_a)
                         for k in (i, j)):
                     continue
+                if conf < 1.0 and not (bounce_only or cradle) and self._left_across(
+                        i, j, ci, cj, tc, moving_before, a, t_a):
+                    continue
                 seen_pairs.add(key)
                 cands.append(_Candidate(tc, i, j, r, conf, bounce_only, cradle))
         # (of held objects a striker's path is nearest as the window ends, still closing,
@@ -1477,6 +1480,24 @@ class MotionEventDetector:
                     explained.add(i)
         self._kicks.update(kicked)
         return explained
+
+    def _left_across(self, i: int, j: int, ci: np.ndarray, cj: np.ndarray, tc: float,
+                     moving_before: set[int], a: int, t_a: float) -> bool:
+        """Whether the one of ``i`` and ``j`` that rested, alone and clear of the
+        cushions, left it across the line of centres from the other at ``tc`` (cos under
+        ``_PUSH_COS``): a near miss that did not start it (a struck object leaves along
+        that line)."""
+        for still, mover, c_mover in ((j, i, ci), (i, j, cj)):
+            if still in moving_before or mover not in moving_before:
+                continue
+            if self._held(still) or self._in_touch(still):
+                return False  # (pressed into a cushion or a row, it leaves any way)
+            u = self._departure(still, a, t_a)
+            if u is None:
+                return False
+            on = self._rest_xy[still] - eval_path(c_mover, tc)
+            return float(u @ on) < _PUSH_COS * max(float(np.linalg.norm(on)), 1e-9)
+        return False
 
     def _still_after(self, j: int, tc: float, a: int, t_a: float) -> bool:
         """Whether resting slot ``j``, which another object passes nearest at ``tc``, left
