@@ -420,6 +420,8 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
         stats["first_label_ok"] += label_of.get(gt_other) == label_of.get(det_other)
         if gt_other == det_other:
             stats["first_ok"] += 1
+            # (right, but under the rules' review_below: a referee confirms it)
+            stats["first_ok_low"] += fc is not None and fc.confidence < 0.5
             stats["split_ok"] += kind == "split"
         elif fc is not None and fc.confidence < 0.5:
             stats["first_review"] += 1
@@ -516,19 +518,24 @@ def report(results: list[dict], shots: int, seeds: list[int]) -> str:
             lines.append(f"| {r['table']} | {_seed_name(r['seed'])} | {kind} | {c['gt']} | "
                          f"{c['det']} | {c['dont_care']} | {p:.3f} | {rc:.3f} |")
     lines += ["", "First contact: the object itself, and its label (what the rules read: a "
-              "pool ball's number, a Novuss pawn's colour; a Novuss row's pawns share it).", "",
-              "| table | seed | shots | first contact right | review (low conf.) | wrong | "
+              "pool ball's number, a Novuss pawn's colour; a Novuss row's pawns share it). "
+              "Right, low conf.: named right, but under the rules' review_below (0.5), so a "
+              "referee confirms it; review: named wrong under it; wrong: named wrong over it.",
+              "",
+              "| table | seed | shots | first contact right | right, low conf. | "
+              "review (wrong, low conf.) | wrong | "
               "its label right | split hits right / review / of | contact dt median / p95 ms "
               "| cushion dt median ms | pocket dt median / p95 ms | pocketed set "
               "| rail after contact | ms per frame |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         s = r["stats"]
         n = s["shots"]
         wrong = n - s["first_ok"] - s["first_review"]
         lines.append(
             f"| {r['table']} | {_seed_name(r['seed'])} | {n} | "
-            f"{100 * s['first_ok'] / n:.1f} % | {100 * s['first_review'] / n:.1f} % | "
+            f"{100 * s['first_ok'] / n:.1f} % | {100 * s['first_ok_low'] / n:.1f} % | "
+            f"{100 * s['first_review'] / n:.1f} % | "
             f"{100 * wrong / n:.1f} % | {100 * s['first_label_ok'] / n:.1f} % | "
             f"{s['split_ok']} / {s['split_review']} / "
             f"{s['split']} | {_pct(r['dt_ms'], 50):.2f} / {_pct(r['dt_ms'], 95):.2f} | "
