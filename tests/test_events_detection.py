@@ -2557,3 +2557,27 @@ def test_pawn_leaving_across_the_line_from_a_near_miss_was_hit_by_the_puck():
     hits = [ids for ids, t, _ in _contacts(
         NOVUSS, "puck_off_a_pawn_into_a_second_beside_it_tracks.json") if t < 0.7]
     assert hits[:2] == [(1, 3), (1, 5)] and (3, 5) not in hits
+
+
+def test_object_leaving_across_its_line_from_a_touched_neighbour_was_not_pushed_by_it():
+    # the cue ball (2 m/s) runs past ball 3 (resting at the origin), its path cutting 17 mm
+    # into 3's touching circle (3 itself never moves: no start to time), and on 33 mm
+    # clear of ball 4, which rested against 3 at 45 degrees. 4 leaves as the cue ball
+    # passes, but across the line from 3 (at right angles to it): 3 did not push it, so
+    # "the cue ball hit 3, which passed the hit on" is no story to report with confidence
+    rng = np.random.default_rng(1)
+    det = MotionEventDetector(POOL)
+    events = []
+    k, s = np.array([0.0, 0.0]), np.array([40.4, 40.4])
+    away = np.array([0.7071, -0.7071])
+    for f in range(75):
+        t = f / FPS
+        cue = np.array([-40.0, -600.0 + 2000.0 * min(max(t - 0.5, 0.0), 0.6)])
+        ball_4 = s + away * 500.0 * min(max(t - 0.79, 0.0), 0.2)
+        xy = np.stack([cue, k, ball_4]) + rng.normal(0, 0.3, (3, 2))
+        events += det.update(_rest_tracks(t, xy, ids=(1, 3, 4),
+                                          labels=("cue_ball", "ball_2", "ball_3")))
+    events += det.flush()
+    hits = [(tuple(o.id for o in e.objects), e.confidence) for e in of(events, EventKind.CONTACT)]
+    assert not any(ids in ((3, 4), (4, 3)) for ids, _ in hits)
+    assert all(conf < 0.5 for _, conf in hits)
