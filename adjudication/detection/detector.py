@@ -2649,9 +2649,10 @@ class MotionEventDetector:
             cos = float(loc @ u) / max(float(np.linalg.norm(loc)), 1e-9)
             return gap, tc, max(gap, 0.0) + 20.0 * (1.0 - cos)
 
-        # (score, time, mover, its path, the window it touched in if it was a loose bend)
-        cands: list[tuple[float, float, int, np.ndarray, tuple[float, float] | None]] = []
-        reach: dict[int, tuple[float, float, float]] = {}  # mover -> (gap, window)
+        # (score, time, mover, its path, the window it touched in if it was a loose bend,
+        # its gap at its nearest, the window that was fitted in)
+        cands: list[tuple[float, float, int, np.ndarray, tuple[float, float] | None, float,
+                          tuple[float, float]]] = []
         for j in range(len(self._ids)):
             if j == s:
                 continue
@@ -2694,8 +2695,7 @@ class MotionEventDetector:
             ways = [w for w in ways if w[0] <= 40.0]
             if ways:
                 gap, tc, score, path, into = min(ways, key=lambda w: w[2])
-                cands.append((score, tc, j, path, into))
-                reach[j] = (gap, *(into or (lo_j, hi_j)))
+                cands.append((score, tc, j, path, into, gap, into or (lo_j, hi_j)))
         for j, a_b, c_b in self._loose_bends:
             t_b = self._T(a_b)
             if j == s or not t_b - 2.0 * self._dt < t_on < t_b + self._dt:
@@ -2718,12 +2718,12 @@ class MotionEventDetector:
             if gap < self.settings.contact_gate_mm:  # (its path after, run back, is no
                 # guide)
                 cands = [c for c in cands if c[2] != j]
-                cands.append((score, tc, j, cj, into))
+                cands.append((score, tc, j, cj, into, gap, into))
         if not cands:
             return False
         cands.sort(key=lambda c: c[0])
-        score, tc, j, cj, into_bend = cands[0]
-        if j in reach and self._hit_neighbour(s, j, cj, *reach[j], a, t_a):
+        score, tc, j, cj, into_bend, gap_j, fitted_in = cands[0]
+        if self._hit_neighbour(s, j, cj, gap_j, *fitted_in, a, t_a):
             return True
         key = (min(s, j), max(s, j))
         if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
