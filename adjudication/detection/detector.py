@@ -1855,14 +1855,22 @@ class MotionEventDetector:
         label: a puck into the junction of a red and a black pawn, the one it met first a
         fraction of a ms and a fraction of a mm away from the other (between two of one
         colour the rules read the same either way)."""
+        near = np.array([k for k in self._resting_against(other).tolist()
+                         if k != striker and self._labels[k] != self._labels[other]],
+                        dtype=int)
+        gap = np.linalg.norm(self._rest_xy[near] - p, axis=1) - (
+            self._radius[near] + self._radius[striker])
+        return bool(np.any(gap < _JUNCTION_GAP_MM))
+
+    def _resting_against(self, s: int) -> np.ndarray:
+        """Resting slots, other than ``s``, that touch slot ``s`` where it rests (within
+        ``_TOUCH_GAP_MM``)."""
         rest = (self._mode == _REST).nonzero()[0]
-        rest = np.array([k for k in rest.tolist() if k not in (other, striker)
-                         and self._labels[k] != self._labels[other]], dtype=int)
-        touching = np.linalg.norm(self._rest_xy[rest] - self._rest_xy[other], axis=1) - (
-            self._radius[rest] + self._radius[other]) < _TOUCH_GAP_MM
-        gap = np.linalg.norm(self._rest_xy[rest] - p, axis=1) - (
-            self._radius[rest] + self._radius[striker])
-        return bool(np.any(touching & (gap < _JUNCTION_GAP_MM)))
+        rest = rest[rest != s]
+        gap = np.linalg.norm(self._rest_xy[rest] - self._rest_xy[s], axis=1) - (
+            self._radius[rest] + self._radius[s])
+        out: np.ndarray = rest[gap < _TOUCH_GAP_MM]
+        return out
 
     def _start_doubt(self, s: int, a: int, coef: np.ndarray, tau: float) -> float:
         """How early (s) slot ``s``'s path, fitted after it left rest, may still reach:
@@ -2786,13 +2794,10 @@ class MotionEventDetector:
         sigma = max(self._sigma_of(j, a), self._sigma_of(s, a))
         if gap_s < 3.0 * sigma + _PASSED_ON_MM:
             return False
-        rest = (self._mode == _REST).nonzero()[0]
-        rest = rest[(rest != s) & (rest != j)]
-        touching = np.linalg.norm(self._rest_xy[rest] - self._rest_xy[s], axis=1) - (
-            self._radius[rest] + self._radius[s]) < _TOUCH_GAP_MM
+        near = self._resting_against(s)
         best: tuple[float, int] | None = None
         u = self._departure(s, a, t_a)
-        for k in rest[touching].tolist():
+        for k in near[near != j].tolist():
             r_sum = float(self._radius[k] + self._radius[j])
             tc, d = closest_approach(cj, still_path(self._rest_xy[k]), lo, hi)
             if d - r_sum > 3.0 * sigma:
@@ -2891,8 +2896,7 @@ class MotionEventDetector:
 
     def _in_touch(self, j: int) -> bool:
         """Whether resting slot ``j`` touches another resting object (a rack, a row)."""
-        rest = (self._mode == _REST).nonzero()[0]
-        return bool(self._touching(rest, self._rest_xy[rest])[rest == j].any())
+        return bool(self._mode[j] == _REST and len(self._resting_against(j)))
 
     def _struck_ray(self, j: int, coef: np.ndarray, t_a: float
                     ) -> tuple[float, np.ndarray] | None:
