@@ -2581,3 +2581,25 @@ def test_object_leaving_across_its_line_from_a_touched_neighbour_was_not_pushed_
     hits = [(tuple(o.id for o in e.objects), e.confidence) for e in of(events, EventKind.CONTACT)]
     assert not any(ids in ((3, 4), (4, 3)) for ids, _ in hits)
     assert all(conf < 0.5 for _, conf in hits)
+
+
+def test_puck_slanting_into_a_row_end_pawn_the_cushion_holds_hits_it():
+    # Novuss seed 3 shot 150: the puck hits pawn 2, the end of the start row held against
+    # cushion b, at a slant (63 degrees off the row) at 1.144 s. The cushion takes the
+    # part of the hit into it; pawn 2 hardly moves and passes the rest on along the row.
+    # The puck's path runs deep into 2, and reaches 3 only later
+    hits = _contacts(NOVUSS, "puck_slanting_into_a_row_end_pawn_the_cushion_holds_tracks.json")
+    puck = [(ids, t, conf) for ids, t, conf in hits if 1 in ids]
+    assert puck[0][0] == (1, 2) and abs(puck[0][1] - 1.144) < 0.005 and puck[0][2] >= 0.5
+    assert all(ids != (1, 3) for ids, _, _ in puck)
+
+
+def test_puck_passing_a_held_pawn_just_clear_hits_the_next_not_through_it():
+    # Novuss seed 0 shot 84: the puck (3.4 m/s) passes pawn 10 of the start row, held
+    # against cushion a, 5 mm clear and hits pawn 11 at 0.495 s. Its path in grazes 10's
+    # touching circle by its noise, and 11 starts; but a shallow touch is no hit passed
+    # on along the cushion: the puck hit 11 itself
+    hits = _contacts(NOVUSS, "puck_passing_a_held_pawn_by_into_the_next_tracks.json")
+    puck = [(ids, t) for ids, t, _ in hits if 1 in ids]
+    assert puck[0][0] == (1, 11) and abs(puck[0][1] - 0.495) < 0.005
+    assert all(ids != (1, 10) for ids, _ in puck)

@@ -1348,7 +1348,10 @@ class MotionEventDetector:
                 if any(t_a + tc < self._t_start[k] - self._start_doubt(k, a, paths[k], tc)
                        for k in (i, j) if k in moving_before):
                     continue  # on a mover's path run back to before it left rest
-                if cradle and not self._passes_on(j, onset | soon, eval_path(ci, tc)):
+                if cradle and not self._passes_on(
+                        j, onset | soon, eval_path(ci, tc),
+                        r - closest_approach(ci, cj, tau0, tau1 + reach)[1]
+                        > 3.0 * self._sigma_of(i, a) + _TOUCH_GAP_MM):
                     continue
                 if any(float(eval_velocity(paths[k], tc) @ eval_velocity(paths[k], tau0)) < 0.0
                        for k in (i, j) if k in moving_before):
@@ -1685,11 +1688,15 @@ class MotionEventDetector:
                 return True
         return False
 
-    def _passes_on(self, j: int, starting: np.ndarray, from_xy: np.ndarray | None) -> bool:
+    def _passes_on(self, j: int, starting: np.ndarray, from_xy: np.ndarray | None,
+                   deep: bool = False) -> bool:
         """Whether resting slot ``j`` touches a resting object that starts now: hit, it may
         hardly move and pass the hit on (a Newton's cradle). With the hitter's position
         ``from_xy``, that object must lie beyond ``j`` from it (within 60 degrees of the
-        line through both): the push goes on the way it came."""
+        line through both): the push goes on the way it came. A ``deep`` hit (the hitter's
+        path runs well into ``j``: it met it for sure) on ``j`` held by a cushion goes on
+        along the cushion, which takes the part of it into the cushion (a row's end pawn
+        hit at a slant); a shallow one may be a near miss of ``j`` and a hit on the other."""
         k = (starting & (self._mode == _REST)).nonzero()[0]
         k = k[k != j]
         if not len(k):
@@ -1698,6 +1705,10 @@ class MotionEventDetector:
         ok = np.linalg.norm(on, axis=1) - self._radius[k] - self._radius[j] < _TOUCH_GAP_MM
         if from_xy is not None:
             into = self._rest_xy[j] - from_xy
+            gaps = self._nose_gaps(np.array([j]), self._rest_xy[j][None])[0]
+            for n in self._cush_n[gaps < _HUG_MM] if deep else ():
+                if float(into @ n) < 0.0:
+                    into = into - float(into @ n) * n
             cos = (on @ into) / np.maximum(np.linalg.norm(on, axis=1)
                                            * float(np.linalg.norm(into)), 1e-9)
             ok &= cos > _PUSH_COS
