@@ -1425,6 +1425,9 @@ class MotionEventDetector:
             if other not in moving_before and self._at_junction(
                     striker, other, eval_path(paths[striker], c.tc)):
                 conf = min(conf, 0.45)  # which of the two it met first: for review
+            if other not in moving_before and self._grazed_first(
+                    striker, other, paths[striker], c.tc, a):
+                conf = min(conf, 0.45)
             self._last_pair_t[(min(c.i, c.j), max(c.i, c.j))] = t_a
             self._event(EventKind.CONTACT, t_a + c.tc, a, (self._ref(striker),
                                                            self._ref(other)),
@@ -1872,6 +1875,22 @@ class MotionEventDetector:
         gap = np.linalg.norm(self._rest_xy[near] - p, axis=1) - (
             self._radius[near] + self._radius[striker])
         return bool(np.any(gap < _JUNCTION_GAP_MM))
+
+    def _grazed_first(self, striker: int, other: int, coef: np.ndarray, tc: float,
+                      a: int) -> bool:
+        """Whether the striker's path in, in the frame before it met resting ``other`` at
+        ``tc``, ran into another resting object a cushion holds (by half its sigma): a
+        graze the cushion takes moves that one by nothing a camera sees, so which it met
+        first is for review."""
+        rest = (self._mode == _REST).nonzero()[0]
+        rest = rest[(rest != other) & (rest != striker)]
+        if not len(rest):
+            return False
+        rest = rest[(self._nose_gaps(rest, self._rest_xy[rest]) < _HUG_MM).any(axis=1)]
+        pts = eval_path(coef, np.linspace(tc - self._dt, tc, 9))
+        gap = np.linalg.norm(pts[:, None] - self._rest_xy[rest][None], axis=2) - (
+            self._radius[rest] + self._radius[striker])[None]
+        return bool(np.any(gap < -0.5 * self._sigma_of(striker, a)))
 
     def _resting_against(self, s: int) -> np.ndarray:
         """Resting slots, other than ``s``, that touch slot ``s`` where it rests (within
