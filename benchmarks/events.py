@@ -86,7 +86,7 @@ def _free_spot(rng, spec, occ, r, margin=5.0):
     for _ in range(500):
         p = np.array([rng.uniform(-hx + r + margin, hx - r - margin),
                       rng.uniform(-hy + r + margin, hy - r - margin)])
-        if spec.family is Family.POOL or True:
+        if spec.family is Family.POOL:
             if np.min(np.linalg.norm(spec_pockets(spec) - p, axis=1)) < 90:
                 continue
         if not occ or np.min(np.linalg.norm(np.array(occ) - p, axis=1)) > 2 * r + 2:
@@ -307,6 +307,20 @@ def simulated_shots(spec: TableSpec, shots: int, seed: int):
         done += 1
 
 
+def split_pair(striker_contacts: list[dict], striker: int = 1) -> set[int] | None:
+    """The two objects of a split hit: the striker met a second object less than a frame
+    after the first (the issue's "two object balls struck less than one frame apart"),
+    which must come out in the right order, or for review where the data cannot tell.
+    ``striker_contacts``: its observable contacts in time order. None if no split."""
+    if not striker_contacts:
+        return None
+    first = striker_contacts[0]
+    second = next((g for g in striker_contacts if set(g["ids"]) != set(first["ids"])), None)
+    if second is None or second["t"] - first["t"] >= 1 / FPS:
+        return None
+    return {[i for i in g["ids"] if i != striker][0] for g in (first, second)}
+
+
 def run_table(table: str, shots: int, seed: int, show: bool = False,
               only: frozenset[int] | None = None) -> dict:
     spec = get_table(table)
@@ -413,8 +427,9 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
         fc = shot.first_contact(striker) if shot else None
         gt_other = None if first_gt is None else [i for i in first_gt["ids"] if i != 1][0]
         det_other = None if fc is None else [i for i in fc.ids if i != 1][0]
-        if kind == "split":
-            stats["split"] += 1
+        split_ids = split_pair(gt_contacts)
+        is_split = split_ids is not None
+        stats["split"] += is_split
         label_of = dict(zip(res.start.ids.tolist(), res.start.labels, strict=True))
         # (what the rules read: a pool ball's number, a Novuss pawn's colour)
         stats["first_label_ok"] += label_of.get(gt_other) == label_of.get(det_other)
@@ -422,10 +437,10 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
             stats["first_ok"] += 1
             # (right, but under the rules' review_below: a referee confirms it)
             stats["first_ok_low"] += fc is not None and fc.confidence < 0.5
-            stats["split_ok"] += kind == "split"
+            stats["split_ok"] += is_split
         elif fc is not None and fc.confidence < 0.5:
             stats["first_review"] += 1
-            stats["split_review"] += kind == "split"
+            stats["split_review"] += is_split and det_other in split_ids
         if show and gt_other != det_other:
             _show(label, done, kind, [
                 f"FIRST CONTACT {det_other} (conf {fc.confidence if fc else float('nan'):.2f}),"
@@ -520,14 +535,19 @@ def report(results: list[dict], shots: int, seeds: list[int]) -> str:
     lines += ["", "First contact: the object itself, and its label (what the rules read: a "
               "pool ball's number, a Novuss pawn's colour; a Novuss row's pawns share it). "
               "Right, low conf.: named right, but under the rules' review_below (0.5), so a "
-              "referee confirms it; review: named wrong under it; wrong: named wrong over it.",
+              "referee confirms it; review: named wrong under it; wrong: named wrong over it. "
+              "Split hits: shots whose striker met a second object less than a frame after "
+              "the first (from the physics' log, any kind of shot); the issue asks them in the "
+              "right order, or for review where the data cannot tell, so the next column "
+              "counts first contacts right, or one of a split hit's two named for review.",
               "",
               "| table | seed | shots | first contact right | right, low conf. | "
               "review (wrong, low conf.) | wrong | "
-              "its label right | split hits right / review / of | contact dt median / p95 ms "
+              "its label right | split hits right / review / of | right, or split for review "
+              "| contact dt median / p95 ms "
               "| cushion dt median ms | pocket dt median / p95 ms | pocketed set "
               "| rail after contact | ms per frame |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         s = r["stats"]
         n = s["shots"]
@@ -538,7 +558,8 @@ def report(results: list[dict], shots: int, seeds: list[int]) -> str:
             f"{100 * s['first_review'] / n:.1f} % | "
             f"{100 * wrong / n:.1f} % | {100 * s['first_label_ok'] / n:.1f} % | "
             f"{s['split_ok']} / {s['split_review']} / "
-            f"{s['split']} | {_pct(r['dt_ms'], 50):.2f} / {_pct(r['dt_ms'], 95):.2f} | "
+            f"{s['split']} | {100 * (s['first_ok'] + s['split_review']) / n:.1f} % | "
+            f"{_pct(r['dt_ms'], 50):.2f} / {_pct(r['dt_ms'], 95):.2f} | "
             f"{_pct(r['cushion_dt_ms'], 50):.2f} | "
             f"{_pct(r['pocket_dt_ms'], 50):.1f} / {_pct(r['pocket_dt_ms'], 95):.1f} | "
             f"{100 * s['pocket_ok'] / n:.1f} % | "
