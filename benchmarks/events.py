@@ -86,9 +86,9 @@ def _free_spot(rng, spec, occ, r, margin=5.0):
     for _ in range(500):
         p = np.array([rng.uniform(-hx + r + margin, hx - r - margin),
                       rng.uniform(-hy + r + margin, hy - r - margin)])
-        if spec.family is Family.POOL:
-            if np.min(np.linalg.norm(spec_pockets(spec) - p, axis=1)) < 90:
-                continue
+        # (clear of the pockets, on both tables)
+        if np.min(np.linalg.norm(spec_pockets(spec) - p, axis=1)) < 90:
+            continue
         if not occ or np.min(np.linalg.norm(np.array(occ) - p, axis=1)) > 2 * r + 2:
             return p
     return None
