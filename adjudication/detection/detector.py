@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -2691,6 +2692,7 @@ class MotionEventDetector:
         # its gap at its nearest, the window that was fitted in)
         cands: list[tuple[float, float, int, np.ndarray, tuple[float, float] | None, float,
                           tuple[float, float]]] = []
+        s_gate = self.settings.contact_gate_mm
         for j in range(len(self._ids)):
             if j == s:
                 continue
@@ -2700,6 +2702,16 @@ class MotionEventDetector:
                     continue
             elif self._mode[j] == _MOVING and j in paths and not onset[j]:
                 cj = paths[j]
+            elif self._mode[j] == _MOVING and not onset[j] and not self._seen[
+                    j, a % self._hist]:
+                # (a mover lost from view over the start, a blur: its way into the gap run
+                # on, or its way out of it run back, meets the object it hit)
+                across = [w for w in self._across_gap(j, a, t_a, lo - self._dt, hi, fit)
+                          if w[0] <= s_gate]
+                if across:
+                    gap, tc, score, side, win = min(across, key=lambda w: w[2])
+                    cands.append((score, tc, j, side, None, gap, win))
+                continue
             elif (self._mode[j] == _REST and t_on - 2.0 * self._dt < float(self._t_start[j])
                   <= t_on + 0.5 * self._dt and not self._in_touch(j)):
                 # (struck a moment before, found from the striker's touch before its own
@@ -2730,6 +2742,11 @@ class MotionEventDetector:
                 lo_r, hi_r = max(lo_j, ray[0]), min(hi_j, ray[0] + self._dt)
                 if hi_r > lo_r:
                     ways.append((*fit(j, ray[1], lo_r, hi_r), ray[1], (lo_r, hi_r)))
+            if j not in started and not self._seen[j, a % self._hist]:
+                # (lost from view over the start: the path fitted before it may run on
+                # past a bend; its straight ways into and out of the gap are surer)
+                ways += [(gap, tc, score, side, None) for gap, tc, score, side, _ in
+                         self._across_gap(j, a, t_a, lo_j - self._dt, hi_j, fit)]
             ways = [w for w in ways if w[0] <= 40.0]
             if ways:
                 gap, tc, score, path, into = min(ways, key=lambda w: w[2])
@@ -2814,6 +2831,31 @@ class MotionEventDetector:
                     0.005)
         self._pressed_cushion(s, self._rest_xy[s] - where, t_on, a)
         return True
+
+    def _across_gap(self, j: int, a: int, t_a: float, lo: float, hi: float,
+                    fit: Callable[[int, np.ndarray, float, float], tuple[float, float, float]]
+                    ) -> list[tuple[float, float, float, np.ndarray, tuple[float, float]]]:
+        """``fit`` (gap, time, score) of the straight ways of mover ``j``, unseen at frame
+        ``a``: from its last two sightings before the gap (within twice ``lag_frames``), run
+        on, and from its first two after it (within ``lag_frames``), run back, where they
+        lie 5 sigma apart or more; each with the window it holds in: the way in up to the
+        mover's last hit found in ``lo..hi``, the way out from it."""
+        look = self.settings.lag_frames
+        made = self._struck_from.get(j)
+        t_h = made[0] - t_a if made is not None and lo < made[0] - t_a < hi else None
+        out = []
+        for into, (tt, xa) in ((True, self._samples(j, a - 2 * look, a - 1, t_a)),
+                               (False, self._samples(j, a + 1, a + look, t_a))):
+            pick = slice(-2, None) if into else slice(0, 2)
+            if len(tt) < 2 or float(tt[pick][1] - tt[pick][0]) >= 1.5 * self._dt:
+                continue
+            if float(np.linalg.norm(xa[pick][1] - xa[pick][0])) < 5.0 * self._sigma_of(j, a):
+                continue  # (two sightings of a slow mover: their line is noise)
+            win = (lo, hi if t_h is None else t_h) if into else (
+                lo if t_h is None else t_h, hi)
+            side = fit_path(tt[pick], xa[pick], 1)[0]
+            out.append((*fit(j, side, *win), side, win))
+        return out
 
     def _hit_neighbour(self, s: int, j: int, cj: np.ndarray, gap_s: float, lo: float,
                        hi: float, a: int, t_a: float) -> bool:
