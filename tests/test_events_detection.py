@@ -2656,3 +2656,16 @@ def test_cue_ball_unseen_after_its_hit_never_runs_on_through_that_ball_into_the_
     pairs = [frozenset(ids) for ids, t, _ in hits if t < 0.6]
     assert frozenset((1, 2)) in pairs and frozenset((2, 3)) in pairs
     assert frozenset((1, 3)) not in pairs
+
+
+def test_puck_off_a_cushion_into_a_row_end_pawn_presses_that_pawn_into_the_cushion():
+    # Novuss seed 3 shot 106: the puck bounces off cushion a at 0.506 s and a frame later,
+    # at 0.532 s, hits pawn 10, the end of the start row cushion a holds, at a slant
+    # towards the cushion: 10 is pressed into it. The puck's path fitted into the hit
+    # spans the bounce and runs on through the cushion; mirrored back inside, it meets
+    # 10 from the side away from the cushion
+    events = _recorded(NOVUSS, "puck_off_a_cushion_into_a_row_end_pawn_tracks.json")
+    hit = [e for e in of(events, EventKind.CONTACT) if [o.id for o in e.objects] == [1, 10]]
+    assert hit and abs(hit[0].t_s - 0.532) < 0.005 and hit[0].xy_mm[1] > -485.0 + 15.0
+    pressed = [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 10]
+    assert [e.cushion for e in pressed] == ["a"] and abs(pressed[0].t_s - 0.532) < 0.005

@@ -567,6 +567,16 @@ class MotionEventDetector:
             3.0 * sig + self.settings.onset_min_mm)[:, None]
         self._hug[slots] &= ~off
 
+    def _back_inside(self, s: int, p: np.ndarray) -> np.ndarray:
+        """Where slot ``s``, its path run to ``p``, was: mirrored back inside any cushion
+        whose nose ``p`` lies beyond by more than the noise floor (a path fitted across a
+        bounce off that cushion runs on through it)."""
+        gaps = self._nose_gaps(np.array([s]), p[None])[0]
+        for k in (gaps < -self.settings.noise_floor_mm).nonzero()[0]:
+            if self._beside_cushion(int(k), p):
+                p = p - 2.0 * float(gaps[k]) * self._cush_n[k]
+        return p
+
     def _beside_cushion(self, k: int, p: np.ndarray, margin_mm: float = 0.0) -> bool:
         """Whether ``p`` lies along cushion ``k``'s nose, between its ends or up to
         ``margin_mm`` past either (an object touching the end of a cushion, by a pocket)."""
@@ -1418,13 +1428,13 @@ class MotionEventDetector:
             vj = eval_velocity(cj, c.tc)
             if float(np.linalg.norm(vj)) > float(np.linalg.norm(vi)):
                 striker, other = (c.j, c.i)
-            dvec = eval_path(paths[other], c.tc) - eval_path(paths[striker], c.tc)
+            p_s = self._back_inside(striker, eval_path(paths[striker], c.tc))
+            dvec = eval_path(paths[other], c.tc) - p_s
             nrm = dvec / max(float(np.linalg.norm(dvec)), 1e-9)
             v_n = abs(float((vi - vj) @ nrm))
             sigma_t = math.hypot(s_.noise_floor_mm, 0.5) / max(v_n, 1.0)
             conf = c.conf * (0.7 if v_n < 30.0 else 1.0) * self._quality([c.i, c.j], a)
-            if other not in moving_before and self._at_junction(
-                    striker, other, eval_path(paths[striker], c.tc)):
+            if other not in moving_before and self._at_junction(striker, other, p_s):
                 conf = min(conf, 0.45)  # which of the two it met first: for review
             if other not in moving_before and self._grazed_first(
                     striker, other, paths[striker], c.tc, a):
@@ -1432,20 +1442,20 @@ class MotionEventDetector:
             self._last_pair_t[(min(c.i, c.j), max(c.i, c.j))] = t_a
             self._event(EventKind.CONTACT, t_a + c.tc, a, (self._ref(striker),
                                                            self._ref(other)),
-                        eval_path(paths[striker], c.tc), conf, sigma_t)
+                        p_s, conf, sigma_t)
             if other not in moving_before:
                 if striker in moving_before:
                     v_b = eval_velocity(paths[striker], c.tc)
                     slowing = -2.0 * float(paths[striker][2] @ v_b) / max(
                         float(np.linalg.norm(v_b)), 1e-9)
                     kicked.setdefault(striker, _Hit(
-                        a, t_a + c.tc, eval_path(paths[striker], c.tc), v_b,
+                        a, t_a + c.tc, p_s, v_b,
                         min(max(slowing, 0.0), _MAX_DECEL_MM_S2), nrm))
                 # (the object hit leaves along the line of centres, from rest)
                 kicked.setdefault(other, _Hit(a, t_a + c.tc, self._rest_xy[other].copy(),
                                               np.zeros(2), 0.0, -nrm))
                 self._pressed_cushion(other, dvec, t_a + c.tc, a)
-                self._note_hit(other, t_a + c.tc, eval_path(paths[striker], c.tc))
+                self._note_hit(other, t_a + c.tc, p_s)
                 self._t_start[other] = t_a + c.tc  # the root times its start best
                 self._start_xy[other] = self._rest_xy[other]
             for m in (c.i, c.j):
