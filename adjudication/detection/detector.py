@@ -1302,7 +1302,7 @@ class MotionEventDetector:
                 key = (min(i, j), max(i, j))
                 if key in seen_pairs:
                     continue
-                if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+                if self._paired_lately(*key, t_a):
                     continue
                 exact_only = False
                 bounce_only = False
@@ -1826,10 +1826,8 @@ class MotionEventDetector:
                         if not math.isfinite(t_on):
                             t_on = t_a + self._window(a)[0] / 2
                         for x, y in links:
-                            key = (min(x, y), max(x, y))
-                            if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+                            if not self._claim_pair(x, y, t_a):
                                 continue
-                            self._last_pair_t[key] = t_a
                             self._event(EventKind.CONTACT, t_on, a,
                                         (self._ref(x), self._ref(y)), xy[pos[x]],
                                         0.7 * self._quality([x, y], a), 0.005)
@@ -1919,6 +1917,20 @@ class MotionEventDetector:
         most half a frame."""
         v = float(np.linalg.norm(eval_velocity(coef, tau)))
         return min(0.5 * self._dt, 1e-3 + 3.0 * self._sigma_of(s, a) / max(v, 1.0))
+
+    def _paired_lately(self, i: int, j: int, t_a: float) -> bool:
+        """Whether a contact of slots ``i`` and ``j`` was reported within 3.5 frames
+        before frame time ``t_a`` (the same touch, seen again from a later frame)."""
+        last = self._last_pair_t.get((min(i, j), max(i, j)), -math.inf)
+        return t_a - last < 3.5 * self._dt
+
+    def _claim_pair(self, i: int, j: int, t_a: float) -> bool:
+        """Whether a contact of slots ``i`` and ``j`` may be reported at frame time
+        ``t_a`` (not ``_paired_lately``); if so, it is recorded as reported then."""
+        if self._paired_lately(i, j, t_a):
+            return False
+        self._last_pair_t[(min(i, j), max(i, j))] = t_a
+        return True
 
     def _note_hit(self, s: int, t_s: float, from_xy: np.ndarray) -> None:
         """Remember the direction a hit from an object centred at ``from_xy`` came into
@@ -2645,10 +2657,8 @@ class MotionEventDetector:
                 best = f
                 break
         _, tc, j, k, _, cj = best
-        key = (min(j, k), max(j, k))
-        if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+        if not self._claim_pair(j, k, t_a):
             return False
-        self._last_pair_t[key] = t_a
         self._struck_t[k] = t_a + tc
         p = eval_path(cj, tc)
         self._note_hit(k, t_a + tc, p)
@@ -2790,10 +2800,8 @@ class MotionEventDetector:
         score, tc, j, cj, into_bend, gap_j, fitted_in = cands[0]
         if self._hit_neighbour(s, j, cj, gap_j, *fitted_in, a, t_a):
             return True
-        key = (min(s, j), max(s, j))
-        if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+        if not self._claim_pair(s, j, t_a):
             return True
-        self._last_pair_t[key] = t_a
         conf = 0.95 * math.exp(-((max(score - 5.0, 0.0) / 25.0) ** 2))
         if len(cands) > 1 and cands[1][0] - score < 10.0:
             conf = min(conf, 0.45)  # two movers fit about as well: for review
@@ -2900,10 +2908,8 @@ class MotionEventDetector:
         t_hit = t_a + t_k
         where = eval_path(cj, t_k)
         for x, y, xy, conf in ((j, k, where, 0.8), (k, s, self._rest_xy[k], 0.7)):
-            key = (min(x, y), max(x, y))
-            if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+            if not self._claim_pair(x, y, t_a):
                 continue
-            self._last_pair_t[key] = t_a
             self._event(EventKind.CONTACT, t_hit, a, (self._ref(x), self._ref(y)), xy,
                         conf * self._quality([x, y], a), 0.005)
             self._pressed_cushion(y, self._rest_xy[y] - xy, t_hit, a)
@@ -2944,7 +2950,7 @@ class MotionEventDetector:
                 continue
             t_b = self._T(a_b)
             key = (min(i, j), max(i, j))
-            if t_a - self._last_pair_t.get(key, -math.inf) < 3.5 * self._dt:
+            if self._paired_lately(*key, t_a):
                 continue
             lo = max(tau0, t_b - t_a - 2.0 * self._dt) - 0.5 * self._dt
             hi = min(tau1, t_b - t_a) + 0.5 * self._dt
