@@ -2669,3 +2669,16 @@ def test_puck_off_a_cushion_into_a_row_end_pawn_presses_that_pawn_into_the_cushi
     assert hit and abs(hit[0].t_s - 0.532) < 0.005 and hit[0].xy_mm[1] > -485.0 + 15.0
     pressed = [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 10]
     assert [e.cushion for e in pressed] == ["a"] and abs(pressed[0].t_s - 0.532) < 0.005
+
+
+def test_puck_struck_into_a_row_pawn_near_the_cushion_never_bounced_off_the_cushion():
+    # Novuss seed 1 shot 92: the puck, struck at 3.3 m/s, hits pawn 10 of the start row at
+    # 0.438 s; its first sighting moving (0.433 s) is still on its way in. Its line out,
+    # through that sighting and run back, meets cushion a's touching line, as if it had
+    # bounced there; but to get there from its rest in the time it had, it would have
+    # run along the cushion four times faster than it came off: no cushion keeps so
+    # little. It hit the pawn, and never the cushion
+    events = _recorded(NOVUSS, "puck_struck_into_a_row_pawn_near_the_cushion_tracks.json")
+    assert [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1 and e.t_s < 0.6] == []
+    hits = [tuple(o.id for o in e.objects) for e in of(events, EventKind.CONTACT)]
+    assert hits[0] == (1, 10)

@@ -2537,6 +2537,14 @@ class MotionEventDetector:
                 continue  # (it may have come off that object: a row the cushion holds)
             if self._touches_resting(s, touch, slack, p0 + v * float(tt[k])):
                 continue  # (its way out passes an object it may have come off instead)
+            if unsure_start and tc > left_s:
+                # (a cushion keeps most of the speed along it: a way in from rest, in the
+                # time it had, much faster along the cushion than the way out came off
+                # something else)
+                v_in = came / (tc - left_s)
+                along_in = float(np.linalg.norm(v_in - float(v_in @ n) * n))
+                if float(np.linalg.norm(v - vn * n)) < 0.5 * along_in:
+                    continue
             # (left at its speed off the cushion at the earliest: it came in faster)
             tau0 = max(left_s, tc - float(np.linalg.norm(came)) / speed) if (
                 unsure_start) else left_s
