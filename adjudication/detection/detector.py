@@ -851,8 +851,7 @@ class MotionEventDetector:
         # 7. mode changes
         started_now = onset.nonzero()[0]
         if len(started_now):
-            self._hug[started_now] = self._nose_gaps(
-                started_now, self._rest_xy[started_now]) < _HUG_MM
+            self._hug[started_now] = self._holding(started_now)
         for s in started_now.tolist():
             self._mode[s] = _MOVING
             self._seg0[s] = a
@@ -1719,18 +1718,24 @@ class MotionEventDetector:
         ok = np.linalg.norm(on, axis=1) - self._radius[k] - self._radius[j] < _TOUCH_GAP_MM
         if from_xy is not None:
             into = self._rest_xy[j] - from_xy
-            gaps = self._nose_gaps(np.array([j]), self._rest_xy[j][None])[0]
-            for n in self._cush_n[gaps < _HUG_MM] if deep else ():
-                if float(into @ n) < 0.0:
-                    into = into - float(into @ n) * n
+            if deep:
+                for n in self._cush_n[self._holding(np.array([j]))[0]]:
+                    if float(into @ n) < 0.0:
+                        into = into - float(into @ n) * n
             cos = (on @ into) / np.maximum(np.linalg.norm(on, axis=1)
                                            * float(np.linalg.norm(into)), 1e-9)
             ok &= cos > _PUSH_COS
         return bool(np.any(ok))
 
+    def _holding(self, slots: np.ndarray) -> np.ndarray:
+        """``(S, C)``: which cushions each slot of ``slots`` lies against where it rests
+        (its edge within ``_HUG_MM`` of the nose line)."""
+        out: np.ndarray = self._nose_gaps(slots, self._rest_xy[slots]) < _HUG_MM
+        return out
+
     def _held(self, s: int) -> bool:
         """Whether resting slot ``s`` lies against a cushion (within ``_HUG_MM``)."""
-        return bool(np.any(self._nose_gaps(np.array([s]), self._rest_xy[s][None]) < _HUG_MM))
+        return bool(self._holding(np.array([s])).any())
 
     def _bounced_off(self, i: int, a: int, ci: np.ndarray, cj: np.ndarray, tc: float,
                      t_a: float) -> bool:
@@ -1895,7 +1900,7 @@ class MotionEventDetector:
         rest = rest[(rest != other) & (rest != striker)]
         if not len(rest):
             return False
-        rest = rest[(self._nose_gaps(rest, self._rest_xy[rest]) < _HUG_MM).any(axis=1)]
+        rest = rest[self._holding(rest).any(axis=1)]
         pts = eval_path(coef, np.linspace(tc - self._dt, tc, 9))
         gap = np.linalg.norm(pts[:, None] - self._rest_xy[rest][None], axis=2) - (
             self._radius[rest] + self._radius[striker])[None]
