@@ -158,6 +158,22 @@ _PUSH_SHARE = 0.3
 _HIT_SLACK_COS = 0.3
 #: ... and through at most this many objects (a 15-ball rack is 5 rows deep).
 _PUSH_REACH = 8
+#: A touching pair carried a pack's push when the impulse fitted to it gave the lighter
+#: of the two this speed (mm/s) or more: the slowest approach the camera is held to.
+_PUSH_MIN_MM_S = 50.0
+#: ... fitted to each member's first this many sightings after the hit (its velocity
+#: then, before the pack's objects meet again).
+_PACK_FIT_FRAMES = 3
+#: ... a pair fitted a push from this speed (mm/s) up to ``_PUSH_MIN_MM_S`` met faintly:
+#: it is not reported, nor is the bend it left, seen a frame or two on.
+_PUSH_FAINT_MM_S = 15.0
+#: ... a member a push reached that leaves slower than this (mm/s) creeps off, its onset
+#: seen frames late: the push started it.
+_CREEP_MM_S = 150.0
+#: ... the pack's objects resting closer than this (mm, edge to edge) set exactly touching
+#: first (their rest positions' noise turns the lines of centres), in this many rounds.
+_SNAP_GAP_MM = 1.5
+_SNAP_ROUNDS = 60
 #: A struck object seen leaving a touching neighbour behind (cos of its way off with
 #: the line to that neighbour below minus this) did not push that neighbour.
 _LEFT_BEHIND_COS = 0.2
@@ -239,6 +255,17 @@ class _Hit:
 
 
 @dataclass(frozen=True, slots=True)
+class _Pack:
+    """The pushes a hit at ``t_s`` passed through a pack of touching objects, as its
+    members' velocities after say (``MotionEventDetector._pack_impulses``)."""
+
+    t_s: float
+    members: frozenset[int]  # slots
+    pushes: dict[tuple[int, int], float]  # (slot, slot), the lower first -> mm/s
+    creepers: tuple[int, ...]  # members it pushed into a creep (under _CREEP_MM_S)
+
+
+@dataclass(frozen=True, slots=True)
 class _Candidate:
     """A contact a trigger's fitted paths allow, before the time-ordered check."""
 
@@ -304,6 +331,40 @@ class _Jaws:
 def _reflect(v: np.ndarray, n: np.ndarray) -> np.ndarray:
     """Velocity ``v`` turned back across a wall of unit normal ``n`` (an ideal bounce)."""
     out: np.ndarray = v - 2.0 * float(v @ n) * n
+    return out
+
+
+def _component(touch: np.ndarray, root: int) -> list[int]:
+    """Rows of boolean adjacency ``touch`` linked to row ``root`` by a chain of touches
+    (``root`` first)."""
+    out, todo = [root], [root]
+    while todo:
+        nxt = [int(m) for k in todo for m in touch[k].nonzero()[0] if int(m) not in out]
+        nxt = list(dict.fromkeys(nxt))
+        out += nxt
+        todo = nxt
+    return out
+
+
+def _snap_touching(xy: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
+    """``xy`` of resting objects of ``radius_mm`` moved the least (in squares) that sets
+    every pair resting within ``_SNAP_GAP_MM`` of touching exactly touching: a rack's
+    lines of centres then point true, where the rest positions' own noise (a few tenths
+    of a mm) turns them by a degree, and a big push along a line a degree off reads as a
+    small push sideways."""
+    d = np.linalg.norm(xy[:, None] - xy[None, :], axis=2)
+    gap = d - radius_mm[:, None] - radius_mm[None, :]
+    i, j = np.nonzero(np.triu(gap < _SNAP_GAP_MM, 1))
+    count = np.maximum(np.bincount(np.concatenate([i, j]), minlength=len(xy)), 1)
+    out = xy.copy()
+    for _ in range(_SNAP_ROUNDS):
+        u = out[j] - out[i]
+        length = np.maximum(np.linalg.norm(u, axis=1), 1e-9)
+        step = ((length - radius_mm[i] - radius_mm[j]) / (2.0 * length))[:, None] * u
+        move = np.zeros_like(out)
+        np.add.at(move, i, step)
+        np.add.at(move, j, -step)
+        out += move / count[:, None]
     return out
 
 
@@ -387,6 +448,10 @@ class MotionEventDetector:
         # (slot, slot), the lower first -> time of the last contact between them reported
         self._pair_reported: dict[tuple[int, int], float] = {}
         self._kicks: dict[int, _Hit] = {}  # slot -> a hit to test it for a cushion after
+        # (slot, slot), the lower first -> when a pack's fit last said they met faintly
+        self._faint: dict[tuple[int, int], float] = {}
+        # (struck slot, time) -> its pack's pushes by pair of slots (_pack_impulses)
+        self._packs: list[_Pack] = []  # of the last second (_pack_impulses)
         # (slot, frame, its path into it) of bends nothing explained: a hit on an object
         # lost from view then, which a start seen later may own up to
         self._loose_bends: list[tuple[int, int, np.ndarray]] = []
@@ -1301,7 +1366,8 @@ class MotionEventDetector:
                 key = (min(i, j), max(i, j))
                 if key in seen_pairs:
                     continue
-                if self._paired_lately(*key, t_a):
+                if self._paired_lately(*key, t_a) or (
+                        t_a - self._faint.get(key, -math.inf) < 3.5 * self._dt):
                     continue
                 exact_only = False
                 bounce_only = False
@@ -1790,6 +1856,10 @@ class MotionEventDetector:
                       self._start_xy[rest])
         touch = self._touching(rest, xy)
         pos = {int(s): k for k, s in enumerate(rest.tolist())}
+        if self._shot_on:
+            self._crept_off(waiting, explained, a, t_a, xy, pos)
+            waiting = [s for s in waiting if s not in explained]
+        faint: set[tuple[int, int]] = set()  # pairs a pack's fit met, too slowly to report
         grew = True
         while grew and waiting:
             grew = False
@@ -1817,19 +1887,29 @@ class MotionEventDetector:
                             explained, a, t_a):
                         grew = True  # pushes go on from the neighbour
                         break
+                # (a pack's pushes read from its velocities on a pool table only:
+                # Novuss pawns stop within a frame or two on the powdered board, so
+                # their first sightings do not give the speed a push left them with)
+                by_velocity = self.spec.family is Family.POOL
                 for first, came in pairs:
                     gone = self._flew_off(first, a, t_a) if stage == 1 else None
                     parents, into = self._impulse_spread(pos[first], came, xy, touch, gone)
+                    t_on = float(self._t_start[first])
+                    t_hit = hit_t.get(first, math.nan)
+                    if first in held or 0.0 <= t_on - t_hit < _RECENT_HIT_S:
+                        t_on = t_hit  # (a slow start is seen late: the hit times it)
+                    if not math.isfinite(t_on):
+                        t_on = t_a + self._window(a)[0] / 2
+                    carried: dict[tuple[int, int], float] | None = None
                     for s in waiting:
                         if s in explained or s not in pos or pos[s] not in parents:
                             continue
-                        links = self._push_links(s, a, t_a, rest, xy, parents, pos)
-                        t_on = float(self._t_start[first])
-                        t_hit = hit_t.get(first, math.nan)
-                        if first in held or 0.0 <= t_on - t_hit < _RECENT_HIT_S:
-                            t_on = t_hit  # (a slow start is seen late: the hit times it)
-                        if not math.isfinite(t_on):
-                            t_on = t_a + self._window(a)[0] / 2
+                        if carried is None and came is not None and by_velocity:
+                            carried = self._pack_impulses(pos[first], came, rest, xy, touch,
+                                                          a, t_a, t_on)
+                            faint.update(k for k, v in carried.items()
+                                         if _PUSH_FAINT_MM_S <= v < _PUSH_MIN_MM_S)
+                        links = self._push_links(s, a, t_a, rest, xy, parents, pos, carried)
                         for x, y in links:
                             if not self._claim_pair(x, y, t_a):
                                 continue
@@ -1845,6 +1925,37 @@ class MotionEventDetector:
                         self._orphan[s] = False
                         grew = True
             waiting = [s for s in waiting if s not in explained]
+        # a faint push still bent both paths: not a new contact when that bend shows a
+        # frame or two on
+        for pair in faint:
+            self._faint[pair] = t_a
+
+    def _crept_off(self, waiting: list[int], explained: set[int], a: int, t_a: float,
+                   xy: np.ndarray, pos: dict[int, int]) -> None:
+        """Starts a pack's push reached lately (within ``_RECENT_HIT_S``), into a creep
+        its fit saw (``_pack_impulses``): seen leaving frames late, they were started
+        then, by the pushes the fit names."""
+        for s in waiting:
+            for pack in self._packs:
+                t_on = pack.t_s
+                if s not in pack.creepers or not 0.0 <= t_a - t_on < _RECENT_HIT_S:
+                    continue
+                pushes = pack.pushes
+                mine = [p for p in pushes if s in p and p[0] in pos and p[1] in pos]
+                if mine:  # (its strongest: a creeper's slow pushes on are less sure)
+                    x, y = max(mine, key=lambda p: pushes[p])
+                    x, y = (y, x) if x == s else (x, y)
+                    if pushes[(min(x, y), max(x, y))] >= _PUSH_MIN_MM_S and self._claim_pair(
+                            x, y, t_a):
+                        self._event(EventKind.CONTACT, t_on, a,
+                                    (self._ref(x), self._ref(y)), xy[pos[x]],
+                                    0.7 * self._quality([x, y], a), 0.005)
+                    # (as a root it passes on what the fit says, not any way)
+                    self._note_hit(s, t_on, xy[pos[x]])
+                self._t_start[s] = t_on  # (a creeper's own onset, run back, is noise)
+                self._orphan[s] = False
+                explained.add(s)
+                break
 
     def _flew_off(self, s: int, a: int, t_a: float) -> np.ndarray | None:
         """Unit direction a struck slot ``s`` flew off in, at ``_LEFT_BEHIND_MM_S`` or
@@ -2209,15 +2320,16 @@ class MotionEventDetector:
         return parents, into
 
     def _push_links(self, s: int, a: int, t_a: float, rest: np.ndarray, xy: np.ndarray,
-                    parents: dict[int, list[int]], pos: dict[int, int]
+                    parents: dict[int, list[int]], pos: dict[int, int],
+                    carried: dict[tuple[int, int], float] | None = None
                     ) -> list[tuple[int, int]]:
-        """The contacts that started slot ``s`` inside a touching cluster: from each
-        neighbour the impulse could come from (``_impulse_spread``) that ``s`` leaves
-        along their line of centres (``_PUSH_COS``; a rack ball often leaves two; the
-        nearest to it when it leaves none of them clearly), back through any such
-        neighbour still at rest to the struck one (a Newton's cradle: the objects in
-        between hardly move). Which neighbours carried a rack's impulse depends on gaps of
-        tenths of a mm, so inside a rack this is a best guess, not a measurement."""
+        """The contacts that started slot ``s`` inside a touching cluster: each touching
+        pair the pack's fitted impulses (``carried``, ``_pack_impulses``) say carried
+        the push into ``s``; where they name none, each neighbour the impulse could come
+        from (``_impulse_spread``) that ``s`` leaves along their line of centres
+        (``_PUSH_COS``; the nearest to it when it leaves none of them clearly). Then back
+        through any such neighbour still at rest to the struck one (a Newton's cradle:
+        the objects in between hardly move)."""
         u = self._departure(s, a, t_a)
         out: list[tuple[int, int]] = []
         todo: list[tuple[int, np.ndarray | None]] = [(pos[s], u)]
@@ -2226,7 +2338,12 @@ class MotionEventDetector:
             nxt: list[tuple[int, np.ndarray | None]] = []
             for m, d in todo:
                 ks = parents[m]
-                if d is not None and len(ks) > 1:
+                pushed = [k for k in parents if k != m and carried is not None and carried.get(
+                    (min(int(rest[k]), int(rest[m])), max(int(rest[k]), int(rest[m]))),
+                    0.0) >= _PUSH_MIN_MM_S]
+                if pushed:
+                    ks = pushed
+                elif d is not None and len(ks) > 1:
                     n = xy[m] - xy[ks]
                     cos = (n @ d) / np.maximum(np.linalg.norm(n, axis=1), 1e-9)
                     ks = ([k for k, c in zip(ks, cos.tolist(), strict=True) if c > _PUSH_COS]
@@ -2240,6 +2357,107 @@ class MotionEventDetector:
                         nxt.append((k, None))
             todo = nxt
         return out
+
+    def _pack_impulses(self, root: int, came: np.ndarray, rest: np.ndarray,
+                       xy: np.ndarray, touch: np.ndarray, a: int, t_a: float, t_on: float
+                       ) -> dict[tuple[int, int], float]:
+        """The push each touching pair of slots (the lower first) of a pack (the rows of
+        ``rest`` at ``xy`` that ``touch`` links to row ``root``) carried when ``root`` was
+        struck at ``t_on`` along unit ``came``, as the speed (mm/s) it gave the lighter of
+        the two: the non-negative impulses along the pairs' lines of centres (and from
+        the cushions members lie against, and into the root along ``came``) that best
+        give every member the velocity it is seen leaving with (from its rest position,
+        over its first few sightings; none for one still at rest), and the striker its
+        change of velocity. One member's velocity cannot tell which neighbour pushed it
+        (a rack ball is pushed by one and pushes two on); all of them together mostly
+        can, as each push moves both its objects. Solved in the first frame that sees
+        the pack start (its members all at rest or just started then), and kept for the
+        later frames that ask."""
+        from scipy.optimize import nnls  # type: ignore[import-untyped]
+
+        for pack in self._packs:
+            if abs(pack.t_s - t_on) < 1e-4 and int(rest[root]) in pack.members:
+                return pack.pushes
+        self._packs = [p for p in self._packs if p.t_s > t_a - 1.0]
+        members = _component(touch, root)
+        slots = frozenset(int(rest[m]) for m in members)
+        idx = {m: k for k, m in enumerate(members)}
+        mass = np.array([self.spec.object_for(self._labels[int(rest[m])]).mass_g
+                         for m in members])
+        xy = xy.copy()
+        xy[members] = _snap_touching(xy[members], self._radius[rest[members]])
+        dv = np.zeros((len(members), 2))
+        a0 = a  # the first frame after the hit (every call for this hit fits the same)
+        while a0 > max(0, self._n - self._hist + 1) and self._T(a0 - 1) > t_on + 1e-3:
+            a0 -= 1
+        for k, m in enumerate(members):
+            tt, xa = self._samples(int(rest[m]), a0, a0 + _PACK_FIT_FRAMES + 1, t_a)
+            dt = tt - (t_on - t_a)
+            keep = dt > 1e-3
+            dt, xa = dt[keep][:_PACK_FIT_FRAMES], xa[keep][:_PACK_FIT_FRAMES]
+            if len(dt):
+                dv[k] = ((xa - xy[m]) * dt[:, None]).sum(axis=0) / float(dt @ dt)
+        cols: list[np.ndarray] = []
+        pairs: list[tuple[int, int]] = []
+        for k, m in enumerate(members):
+            for j in touch[m].nonzero()[0].tolist():
+                if j in idx and j > m:
+                    n = (xy[j] - xy[m]) / max(float(np.linalg.norm(xy[j] - xy[m])), 1e-9)
+                    c = np.zeros((len(members), 2))
+                    c[idx[j]], c[k] = n / mass[idx[j]], -n / mass[k]
+                    cols.append(c.ravel())
+                    pairs.append((m, j))
+        held = self._holding(rest[members])
+        for k in range(len(members)):
+            for n in self._cush_n[held[k]]:
+                c = np.zeros((len(members), 2))
+                c[k] = n / mass[k]
+                cols.append(c.ravel())
+        if not pairs:
+            self._packs.append(_Pack(t_on, slots, {}, ()))
+            return {}
+        # the hit into the root; where its striker is known, its own change of velocity
+        # says how hard (the two share that impulse)
+        by = self._striker_dv(int(rest[root]), a0, t_a, t_on)
+        hit = np.zeros((len(members) + (by is not None), 2))
+        hit[idx[root]] = came / mass[idx[root]]
+        a_mat = np.array(cols)
+        rhs = dv.ravel()
+        if by is not None:
+            hit[-1] = -came / self.spec.object_for(self._labels[by[0]]).mass_g
+            a_mat = np.hstack([a_mat, np.zeros((len(cols), 2))])
+            rhs = np.concatenate([rhs, by[1]])
+        impulse, _ = nnls(np.vstack([a_mat, hit.ravel()]).T, rhs)
+        out = {(min(int(rest[m]), int(rest[j])), max(int(rest[m]), int(rest[j]))):
+               float(impulse[p]) / float(min(mass[idx[m]], mass[idx[j]]))
+               for p, (m, j) in enumerate(pairs)}
+        pushed = {x for pair, v in out.items() if v >= _PUSH_MIN_MM_S for x in pair}
+        speed = np.linalg.norm(dv, axis=1)
+        self._packs.append(_Pack(t_on, slots, out, tuple(
+            int(rest[m]) for k, m in enumerate(members)
+            if int(rest[m]) in pushed and speed[k] < _CREEP_MM_S and m != root)))
+        return out
+
+    def _striker_dv(self, r: int, a0: int, t_a: float, t_on: float
+                    ) -> tuple[int, np.ndarray] | None:
+        """(slot, change of velocity mm/s) of the mover that hit resting slot ``r`` at
+        ``t_on`` (``a0``: the first frame after), from straight fits to its last
+        ``_PACK_FIT_FRAMES`` sightings before and first after; None where it is not known
+        or either side has fewer than two."""
+        hit = next((i for i, (t_i, _, k) in self._struck_from.items()
+                    if k == r and abs(t_i - t_on) < 0.5 * self._dt), None)
+        if hit is None:
+            return None
+        n = _PACK_FIT_FRAMES
+        tb, xb = self._samples(hit, a0 - n - 1, a0 - 1, t_a)
+        ta, xa = self._samples(hit, a0, a0 + n + 1, t_a)
+        tb, xb = tb[tb < t_on - t_a][-n:], xb[tb < t_on - t_a][-n:]
+        ta, xa = ta[ta > t_on - t_a][:n], xa[ta > t_on - t_a][:n]
+        if len(tb) < 2 or len(ta) < 2:
+            return None
+        v_b = np.polyfit(tb, xb, 1)[0]
+        v_a = np.polyfit(ta, xa, 1)[0]
+        return hit, v_a - v_b
 
     def _departure(self, s: int, a: int, t_a: float) -> np.ndarray | None:
         """Unit direction slot ``s`` left its rest position in: to its first observation
