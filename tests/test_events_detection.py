@@ -646,17 +646,21 @@ def test_push_through_a_triangle_runs_forward_never_along_its_rows(seed):
     assert all(row[i] != row[j] for i, j in pushes), pushes
 
 
-def test_pushes_through_racks_are_the_pairs_the_break_carried_through():
-    # which touching pairs carry a break through a rack turns on gaps of tenths of a mm.
-    # One ball's velocity cannot tell which neighbour pushed it (one pushes it, it pushes
-    # two on); all the balls' velocities together mostly can, each push moving both its
-    # balls. Over 18 breaks (8-, 9- and 10-ball racks) nine in ten of the pushes the
-    # physics logged at 50 mm/s and up are found, and nine in ten found are real (a
-    # fainter one logged counts neither way). One ball's way off alone found 83 % real
+def _break_pushes_found(*, hide_farthest: bool) -> tuple[int, int, int]:
+    """(found, logged, ours) over 18 breaks (8-, 9- and 10-ball racks): the pushes through
+    the rack the physics logged at 50 mm/s and up, and those we report within 20 ms of the
+    hit (a fainter one logged counts neither way); ``hide_farthest``: the rack ball
+    farthest from the apex unseen from 0.2 s before the hit to 0.3 s after."""
     found = logged_n = got_n = 0
     for game in ("8ball", "9ball", "10ball"):
         for seed in range(6):
-            events, res, _, t_hit = rack_break(game, 20 + seed, 6500.0, seed=seed)
+            events, res, tracks, t_hit = rack_break(game, 20 + seed, 6500.0, seed=seed)
+            if hide_farthest:
+                ids, xy = res.start.ids, res.start.xy_mm
+                apex = next(e.ids[1] for e in res.events if e.kind == "contact")
+                far = np.linalg.norm(xy - xy[list(ids).index(apex)], axis=1) * (ids != 1)
+                events = detect_hiding(POOL, tracks, int(ids[np.argmax(far)]),
+                                       t_hit - 0.2, t_hit + 0.3)
             logged = [e for e in res.events if e.kind == "contact" and 1 not in e.ids
                       and e.t_s < t_hit + 0.02]
             pushes = {frozenset(e.ids) for e in logged if e.speed_mm_s >= 50.0}
@@ -666,8 +670,27 @@ def test_pushes_through_racks_are_the_pairs_the_break_carried_through():
             found += len(got & pushes)
             logged_n += len(pushes)
             got_n += len(got)
-    assert found >= 0.9 * logged_n, (found, logged_n)
-    assert found >= 0.9 * got_n, (found, got_n)
+    return found, logged_n, got_n
+
+
+def test_pushes_through_racks_are_the_pairs_the_break_carried_through():
+    # which touching pairs carry a break through a rack turns on gaps of tenths of a mm.
+    # One ball's velocity cannot tell which neighbour pushed it (one pushes it, it pushes
+    # two on); all the balls' velocities together mostly can, each push moving both its
+    # balls: nine in ten of the pushes logged are found, and nine in ten found are real.
+    # One ball's way off alone found 83 % real
+    found, logged, ours = _break_pushes_found(hide_farthest=False)
+    assert found >= 0.9 * logged, (found, logged)
+    assert found >= 0.9 * ours, (found, ours)
+
+
+def test_pushes_through_a_rack_with_a_ball_unseen_after_the_break_are_found():
+    # the back corner ball is unseen over the break (missed in the pack, or blurred): the
+    # fit takes it as still at rest and finds nine in ten of the pushes still, eight in
+    # ten real (one ball's way off alone: 83 % found)
+    found, logged, ours = _break_pushes_found(hide_farthest=True)
+    assert found >= 0.88 * logged, (found, logged)
+    assert found >= 0.8 * ours, (found, ours)
 
 
 @pytest.mark.parametrize("seed", range(6))
