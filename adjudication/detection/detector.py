@@ -24,7 +24,11 @@ Each frame ``a`` (the newest minus the lag) it
    the nose within the frame, a cushion when the fit after it leaves the line again (slow
    bounces whose bend is too small to test); an onset inside a cluster of touching resting
    objects (a rack, a Novuss row) is a push passed on from a struck member, forward of the
-   way the hit came in and fading on each turn; an unexplained onset of the striker while no
+   way the hit came in and fading on each turn; on a pool table which pairs carried it is
+   read from the whole pack at once (the non-negative impulses along the touching pairs'
+   lines of centres that best give every member the velocity it leaves with, and the
+   striker its change of velocity), elsewhere from each member's way off; an unexplained
+   onset of the striker while no
    shot is on is a stroke (``shot_start``, timed where its path after extrapolates back to
    its rest position), any other between shots is a hand (``moved`` / ``placed`` once it
    rests again); during a shot nothing is a hand, and an object that came to rest in the
