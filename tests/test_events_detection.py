@@ -2750,3 +2750,14 @@ def test_puck_struck_into_a_row_pawn_near_the_cushion_never_bounced_off_the_cush
     assert [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1 and e.t_s < 0.6] == []
     hits = [tuple(o.id for o in e.objects) for e in of(events, EventKind.CONTACT)]
     assert hits[0] == (1, 10)
+
+
+def test_cue_ball_into_two_of_a_cluster_credits_the_push_to_the_one_that_gave_it():
+    # recorded tracks (pool events benchmark seed 0 shot 241): the cue ball meets ball 3 of
+    # a touching three-ball cluster, ball 3 pushes ball 4 at 1.3 m/s at once, and the cue
+    # ball meets ball 2 a frame's third later. Ball 4's push is credited to ball 3 (the
+    # pack's fit takes both hits in), not only to ball 2, the last one struck
+    events = _recorded(POOL, "cue_ball_into_two_of_a_cluster_one_pushing_the_third_tracks.json")
+    pushes = {tuple(sorted(e.ids)) for e in of(events, EventKind.CONTACT)
+              if 1 not in e.ids and 0.7 < e.t_s < 0.85}
+    assert (3, 4) in pushes, pushes

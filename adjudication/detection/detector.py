@@ -2341,10 +2341,8 @@ class MotionEventDetector:
         while todo:
             nxt: list[tuple[int, np.ndarray | None]] = []
             for m, d in todo:
-                ks = parents[m]
-                pushed = [k for k in parents if k != m and carried is not None and carried.get(
-                    (min(int(rest[k]), int(rest[m])), max(int(rest[k]), int(rest[m]))),
-                    0.0) >= _PUSH_MIN_MM_S]
+                ks = parents.get(m, [])
+                pushed = self._fitted_pushers(m, rest, xy, pos, carried, a, t_a)
                 if pushed:
                     ks = pushed
                 elif d is not None and len(ks) > 1:
@@ -2362,6 +2360,30 @@ class MotionEventDetector:
             todo = nxt
         return out
 
+    def _fitted_pushers(self, m: int, rest: np.ndarray, xy: np.ndarray,
+                        pos: dict[int, int], carried: dict[tuple[int, int], float] | None,
+                        a: int, t_a: float) -> list[int]:
+        """Rows of ``rest`` (at ``xy``) that row ``m`` took a push of ``_PUSH_MIN_MM_S``
+        or more from, by the pack's fit (``carried``): from any member of the pack, the
+        struck root's reach or not (a striker into two of a cluster, one pushing the
+        third), but one seen flying off away from ``m`` (``_flew_off``): a striker met
+        ``m`` after the fit, or the fit gave the push it left behind to ``m``."""
+        if not carried:
+            return []
+        slot = int(rest[m])
+        out = []
+        for (x, y), v in carried.items():
+            o = x + y - slot
+            if slot not in (x, y) or o not in pos or v < _PUSH_MIN_MM_S:
+                continue
+            gone = self._flew_off(o, a, t_a)
+            line = xy[m] - xy[pos[o]]
+            if gone is not None and float(gone @ line) < -_LEFT_BEHIND_COS * float(
+                    np.linalg.norm(line)):
+                continue
+            out.append(pos[o])
+        return out
+
     def _pack_impulses(self, root: int, came: np.ndarray, rest: np.ndarray,
                        xy: np.ndarray, touch: np.ndarray, a: int, t_a: float, t_on: float
                        ) -> dict[tuple[int, int], float]:
@@ -2369,7 +2391,8 @@ class MotionEventDetector:
         ``rest`` at ``xy`` that ``touch`` links to row ``root``) carried when ``root`` was
         struck at ``t_on`` along unit ``came``, as the speed (mm/s) it gave the lighter of
         the two: the non-negative impulses along the pairs' lines of centres (and from
-        the cushions members lie against, and into the root along ``came``) that best
+        the cushions members lie against, into the root along ``came``, and into any
+        other member a striker met within a frame, along that hit) that best
         give every member the velocity it is seen leaving with (from its rest position,
         over its first few sightings; none for one still at rest), and the striker its
         change of velocity. One member's velocity cannot tell which neighbour pushed it
@@ -2431,7 +2454,15 @@ class MotionEventDetector:
             hit[-1] = -came / self.spec.object_for(self._labels[by[0]]).mass_g
             a_mat = np.hstack([a_mat, np.zeros((len(cols), 2))])
             rhs = np.concatenate([rhs, by[1]])
-        impulse, _ = nnls(np.vstack([a_mat, hit.ravel()]).T, rhs)
+        # other members struck within a frame of it (a striker into two of a cluster)
+        extra = []
+        for k, m in enumerate(members):
+            other = self._hit_dir.get(int(rest[m]))
+            if m != root and other is not None and abs(other[0] - t_on) < self._dt:
+                c = np.zeros_like(hit)
+                c[k] = other[1] / mass[k]
+                extra.append(c.ravel())
+        impulse, _ = nnls(np.vstack([a_mat, hit.ravel(), *extra]).T, rhs)
         out = {(min(int(rest[m]), int(rest[j])), max(int(rest[m]), int(rest[j]))):
                float(impulse[p]) / float(min(mass[idx[m]], mass[idx[j]]))
                for p, (m, j) in enumerate(pairs)}
