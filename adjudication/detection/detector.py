@@ -1936,9 +1936,10 @@ class MotionEventDetector:
 
     def _crept_off(self, waiting: list[int], explained: set[int], a: int, t_a: float,
                    xy: np.ndarray, pos: dict[int, int]) -> None:
-        """Starts a pack's push reached lately (within ``_RECENT_HIT_S``), into a creep
-        its fit saw (``_pack_impulses``): seen leaving frames late, they were started
-        then, by the pushes the fit names."""
+        """Explain the starts in ``waiting`` that a pack's fit of the last
+        ``_RECENT_HIT_S`` (``_pack_impulses``) pushed into a creep: seen leaving frames
+        late, each was started at that hit, by the strongest push the fit gave it
+        (reported, timed at the hit); as a root it passes on only what the fit says."""
         for s in waiting:
             for pack in self._packs:
                 t_on = pack.t_s
