@@ -686,11 +686,12 @@ def test_pushes_through_racks_are_the_pairs_the_break_carried_through():
 
 def test_pushes_through_a_rack_with_a_ball_unseen_after_the_break_are_found():
     # the back corner ball is unseen over the break (missed in the pack, or blurred): the
-    # fit takes it as still at rest and finds nine in ten of the pushes still, eight in
-    # ten real (one ball's way off alone: 83 % found)
+    # fit takes it as at rest, weighed a tenth of a ball seen, and finds nine in ten of
+    # the pushes still, nine in ten real (one ball's way off alone: 83 % found; weighed
+    # as one seen, 85 % real)
     found, logged, ours = _break_pushes_found(hide_farthest=True)
     assert found >= 0.88 * logged, (found, logged)
-    assert found >= 0.8 * ours, (found, ours)
+    assert found >= 0.9 * ours, (found, ours)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -168,6 +168,9 @@ _PUSH_MIN_MM_S = 50.0
 #: ... fitted to each member's first this many sightings after the hit (its velocity
 #: then, before the pack's objects meet again).
 _PACK_FIT_FRAMES = 3
+#: ... a member unseen in them counts as at rest, with this weight (one seen: 1): a back
+#: corner ball the detector misses in the pack, or loses to its blur, may have left
+_UNSEEN_WEIGHT = 0.1
 #: ... a pair fitted a push from this speed (mm/s) up to ``_PUSH_MIN_MM_S`` met faintly:
 #: it is not reported, nor is the bend it left, seen a frame or two on.
 _PUSH_FAINT_MM_S = 15.0
@@ -2393,10 +2396,11 @@ class MotionEventDetector:
         struck at ``t_on`` along unit ``came``, as the speed (mm/s) it gave the lighter of
         the two: the non-negative impulses along the pairs' lines of centres (and from
         the cushions members lie against, into the root along ``came``, and into any
-        other member a striker met within a frame, along that hit) that best
-        give every member the velocity it is seen leaving with (from its rest position,
-        over its first few sightings; none for one still at rest), and the striker its
-        change of velocity. One member's velocity cannot tell which neighbour pushed it
+        other member a striker met within a frame, along that hit) that best give every
+        member the velocity it is seen leaving with (from its rest position, over its
+        first few sightings; none for one still at rest, and for one unseen, weighed
+        ``_UNSEEN_WEIGHT``), and the striker its change of velocity. One member's
+        velocity cannot tell which neighbour pushed it
         (a rack ball is pushed by one and pushes two on); all of them together mostly
         can, as each push moves both its objects. Solved in the first frame that sees
         the pack start (its members all at rest or just started then), and kept for the
@@ -2415,6 +2419,7 @@ class MotionEventDetector:
         xy = xy.copy()
         xy[members] = _snap_touching(xy[members], self._radius[rest[members]])
         dv = np.zeros((len(members), 2))
+        weight = np.ones(len(members))
         a0 = a  # the first frame after the hit (every call for this hit fits the same)
         while a0 > max(0, self._n - self._hist + 1) and self._T(a0 - 1) > t_on + 1e-3:
             a0 -= 1
@@ -2425,6 +2430,8 @@ class MotionEventDetector:
             dt, xa = dt[keep][:_PACK_FIT_FRAMES], xa[keep][:_PACK_FIT_FRAMES]
             if len(dt):
                 dv[k] = ((xa - xy[m]) * dt[:, None]).sum(axis=0) / float(dt @ dt)
+            else:
+                weight[k] = _UNSEEN_WEIGHT
         cols: list[np.ndarray] = []
         pairs: list[tuple[int, int]] = []
         for k, m in enumerate(members):
@@ -2463,7 +2470,10 @@ class MotionEventDetector:
                 c = np.zeros_like(hit)
                 c[k] = other[1] / mass[k]
                 extra.append(c.ravel())
-        impulse, _ = nnls(np.vstack([a_mat, hit.ravel(), *extra]).T, rhs)
+        w = np.repeat(weight, 2)
+        if by is not None:
+            w = np.concatenate([w, [1.0, 1.0]])
+        impulse, _ = nnls(np.vstack([a_mat, hit.ravel(), *extra]).T * w[:, None], rhs * w)
         out = {(min(int(rest[m]), int(rest[j])), max(int(rest[m]), int(rest[j]))):
                float(impulse[p]) / float(min(mass[idx[m]], mass[idx[j]]))
                for p, (m, j) in enumerate(pairs)}
