@@ -457,8 +457,7 @@ class MotionEventDetector:
         self._kicks: dict[int, _Hit] = {}  # slot -> a hit to test it for a cushion after
         # (slot, slot), the lower first -> when a pack's fit last said they met faintly
         self._faint: dict[tuple[int, int], float] = {}
-        # (struck slot, time) -> its pack's pushes by pair of slots (_pack_impulses)
-        self._packs: list[_Pack] = []  # of the last second (_pack_impulses)
+        self._packs: list[_Pack] = []  # the pack fits of the last second (_pack_impulses)
         # (slot, frame, its path into it) of bends nothing explained: a hit on an object
         # lost from view then, which a start seen later may own up to
         self._loose_bends: list[tuple[int, int, np.ndarray]] = []
@@ -1373,8 +1372,7 @@ class MotionEventDetector:
                 key = (min(i, j), max(i, j))
                 if key in seen_pairs:
                     continue
-                if self._paired_lately(*key, t_a) or (
-                        t_a - self._faint.get(key, -math.inf) < 3.5 * self._dt):
+                if self._paired_lately(*key, t_a, faint=True):
                     continue
                 exact_only = False
                 bounce_only = False
@@ -1918,12 +1916,8 @@ class MotionEventDetector:
                                          if _PUSH_FAINT_MM_S <= v < _PUSH_MIN_MM_S)
                         links = self._push_links(s, a, t_a, rest, xy, parents, pos, carried)
                         for x, y in links:
-                            if not self._claim_pair(x, y, t_a):
-                                continue
-                            self._event(EventKind.CONTACT, t_on, a,
-                                        (self._ref(x), self._ref(y)), xy[pos[x]],
-                                        0.7 * self._quality([x, y], a), 0.005)
-                            self._pressed_cushion(y, xy[pos[y]] - xy[pos[x]], t_on, a)
+                            if self._report_push(x, y, t_on, a, t_a, xy[pos[x]]):
+                                self._pressed_cushion(y, xy[pos[y]] - xy[pos[x]], t_on, a)
                         d_in = into[pos[s]]
                         if d_in is not None:
                             self._hit_dir[s] = (t_on, d_in)
@@ -1951,19 +1945,26 @@ class MotionEventDetector:
                 pushes = pack.pushes
                 mine = [p for p in pushes if s in p and p[0] in pos and p[1] in pos]
                 if mine:  # (its strongest: a creeper's slow pushes on are less sure)
-                    x, y = max(mine, key=lambda p: pushes[p])
-                    x, y = (y, x) if x == s else (x, y)
-                    if pushes[(min(x, y), max(x, y))] >= _PUSH_MIN_MM_S and self._claim_pair(
-                            x, y, t_a):
-                        self._event(EventKind.CONTACT, t_on, a,
-                                    (self._ref(x), self._ref(y)), xy[pos[x]],
-                                    0.7 * self._quality([x, y], a), 0.005)
+                    pair = max(mine, key=lambda p: pushes[p])
+                    x, y = (pair[1], s) if pair[0] == s else (pair[0], s)
+                    if pushes[pair] >= _PUSH_MIN_MM_S:
+                        self._report_push(x, y, t_on, a, t_a, xy[pos[x]])
                     # (as a root it passes on what the fit says, not any way)
                     self._note_hit(s, t_on, xy[pos[x]])
                 self._t_start[s] = t_on  # (a creeper's own onset, run back, is noise)
                 self._orphan[s] = False
                 explained.add(s)
                 break
+
+    def _report_push(self, x: int, y: int, t_on: float, a: int, t_a: float,
+                     at: np.ndarray) -> bool:
+        """Report a push from slot ``x`` (resting at ``at``) into slot ``y`` inside a
+        touching pack at ``t_on``, unless ``_claim_pair`` refuses it; whether it did."""
+        if not self._claim_pair(x, y, t_a):
+            return False
+        self._event(EventKind.CONTACT, t_on, a, (self._ref(x), self._ref(y)), at,
+                    0.7 * self._quality([x, y], a), 0.005)
+        return True
 
     def _flew_off(self, s: int, a: int, t_a: float) -> np.ndarray | None:
         """Unit direction a struck slot ``s`` flew off in, at ``_LEFT_BEHIND_MM_S`` or
@@ -2042,10 +2043,14 @@ class MotionEventDetector:
         v = float(np.linalg.norm(eval_velocity(coef, tau)))
         return min(0.5 * self._dt, 1e-3 + 3.0 * self._sigma_of(s, a) / max(v, 1.0))
 
-    def _paired_lately(self, i: int, j: int, t_a: float) -> bool:
+    def _paired_lately(self, i: int, j: int, t_a: float, faint: bool = False) -> bool:
         """Whether a contact of slots ``i`` and ``j`` was reported within 3.5 frames
-        before frame time ``t_a`` (the same touch, seen again from a later frame)."""
-        last = self._last_pair_t.get((min(i, j), max(i, j)), -math.inf)
+        before frame time ``t_a`` (the same touch, seen again from a later frame); with
+        ``faint``, or a pack's fit said they met too faintly to report (``_faint``)."""
+        key = (min(i, j), max(i, j))
+        last = self._last_pair_t.get(key, -math.inf)
+        if faint:
+            last = max(last, self._faint.get(key, -math.inf))
         return t_a - last < 3.5 * self._dt
 
     def _claim_pair(self, i: int, j: int, t_a: float) -> bool:
@@ -2400,11 +2405,10 @@ class MotionEventDetector:
         member the velocity it is seen leaving with (from its rest position, over its
         first few sightings; none for one still at rest, and for one unseen, weighed
         ``_UNSEEN_WEIGHT``), and the striker its change of velocity. One member's
-        velocity cannot tell which neighbour pushed it
-        (a rack ball is pushed by one and pushes two on); all of them together mostly
-        can, as each push moves both its objects. Solved in the first frame that sees
-        the pack start (its members all at rest or just started then), and kept for the
-        later frames that ask."""
+        velocity cannot tell which neighbour pushed it (a rack ball is pushed by one and
+        pushes two on); all of them together mostly can, as each push moves both its
+        objects. Solved in the first frame that sees the pack start (its members all at
+        rest or just started then), and kept for the later frames that ask."""
         from scipy.optimize import nnls  # type: ignore[import-untyped]
 
         for pack in self._packs:
