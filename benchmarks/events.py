@@ -444,7 +444,8 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
         if show and gt_other != det_other:
             _show(label, done, kind, [
                 f"FIRST CONTACT {det_other} (conf {fc.confidence if fc else float('nan'):.2f}),"
-                f" truth {gt_other} at {_t_of(first_gt):.3f}"])
+                f" truth {gt_other} at {_t_of(first_gt):.3f}"
+                + (f", a split hit of {sorted(split_ids)}" if is_split else "")])
         pocketed_gt = {g["ids"][0] for g in gt if g["kind"] == "pocket"}
         pocketed = {e.ids[0] for e in (shot.pocketed() if shot else [])}
         stats["pocket_ok"] += pocketed_gt == pocketed
