@@ -202,6 +202,19 @@ _GRAZE_COS = 0.8
 #: The thinnest cut (cos of the angle between the striker's path and the line of centres
 #: the object leaves on) taken for a hit the camera did not see.
 _CUT_COS = 0.2
+#: A striker come straight from its rest, at its centre where it would touch an object,
+#: moving away from that object by more than this (cos of its way in with their line of
+#: centres: the noise of a graze's touch, a mm or two, turns that line by a few degrees).
+_RECEDE_COS = 0.15
+#: How far (mm, and one sigma) from touching an object a striker seen once on its way in
+#: from its rest may have turned, where that way in and its line after cross, for the turn
+#: to say it touched that object: the way in, through one sighting a few cm from the rest,
+#: is known to a couple of degrees.
+_TURN_GAP_MM = 3.0
+#: ... and its nearest object's touching circle must be nearer it than any other's by this
+#: many times the turn's own doubt (the sighting's sigma, carried along the way in to the
+#: turn and along the line after by the angle the two cross at).
+_TURN_CLEAR = 1.5
 #: How far (mm, beyond 3 sigma) a striker's first positions after a break, run back as a
 #: line to when a rack ball started, may put it from touching that ball.
 _RACK_BACK_MM = 12.0
@@ -1545,8 +1558,12 @@ class MotionEventDetector:
                 t_hit = self._contact_t.get(i, -math.inf) - t_a
                 if hit is None and t_hit < tau1:
                     lo = max(0, self._n - self._hist)
-                    if self._T(max(self._last_seen_frame(i, a, lo), lo)) - t_a <= t_hit:
-                        hit = t_hit  # (one timed at a sighting, the last before the bend)
+                    # (one timed at a sighting, the last before the bend; a striker's
+                    # bounce off what it hit at its stroke, to within the few ms its turn
+                    # is timed to)
+                    slack = 0.3 * self._dt if self._labels[i] in s_.striker_labels else 0.0
+                    if self._T(max(self._last_seen_frame(i, a, lo), lo)) - t_a <= t_hit + slack:
+                        hit = t_hit
                 if hit is not None:
                     tau1 = min(tau1, hit + _SAME_TOUCH_S - 0.5 * self._dt)
                 # (a contact explains the bend: only a touch its path reaches before it, not
@@ -2567,25 +2584,54 @@ class MotionEventDetector:
         if qa < self.settings.strike_min_speed_mm_s**2:
             return None
         big_r = self._radius[rest] + self._radius[s]
-        # (a graze leaves along the touching circle: a line fitted to the noisy path after
-        # may pass as far as its noise outside it)
-        for widen in (0.0, 3.0 * self._sigma_of(s, a)):
-            tau = self._leaves(p0, v, self._rest_xy[rest], big_r + widen)
-            ok = (tau > tau0 - self._dt) & (tau < float(tt[k]) + 0.5 * self._dt)
-            if np.any(ok):
-                break
+        # Unseen on its way in, it came straight from its rest, closing on what it hit
+        # where it touched it (or came nearest): the line after a graze along a row, run
+        # back, cuts the circles of pawns it passed over, where it was leaving them. (A
+        # touch after its first sighting was made from that sighting's way in, which the
+        # turn below judges.)
+        at = self._leaves(p0, v, self._rest_xy[rest], big_r)
+        at = np.where(np.isfinite(at), at, (self._rest_xy[rest] - p0) @ v / qa)
+        receding = (k == 0) & (at < 0.0) & self._receding(s, rest, p0 + v * at[:, None])
+        # (first seen on its way in, it touched after that sighting)
+        after = tau0 - self._dt if k == 0 else float(tt[0]) - 0.1 * self._dt
+        # (seen once on its way in: where that way and the line after cross, between
+        # those sightings, it turned, touching what it hit; the line after, run back
+        # past the turn, is no guide: a few ms of a curve off the hit bend it)
+        turn = None
+        if k == 1 and len(tt) >= 5 and self._further_along(s, xa[0], xa[1], a):
+            # (its second sighting on that way in too, within its noise: it turned after
+            # that one, where the way in through it meets the line through the next three)
+            coef, _ = fit_path(tt[2:5], xa[2:5], 1)
+            turn = self._turn_touch(s, a, xa[1], coef[0], coef[1], rest, big_r,
+                                    float(tt[1]), float(tt[2]))
+            if turn is not None:
+                p0, v, k = coef[0], coef[1], 2
+        elif k == 1:
+            turn = self._turn_touch(s, a, xa[0], p0, v, rest, big_r, after,
+                                    float(tt[1]) + 0.5 * self._dt)
+        if turn is not None:
+            m, tc = turn
         else:
-            return None
-        m = int(np.argmax(np.where(ok, tau, -np.inf)))
-        if k == 1:
-            # (seen once on its way in: the turn, where that way and the line after
-            # cross, lies at the object it touched; the line, run back, may cut the
-            # circle of the next one along a row by its noise)
-            m = self._touched_at_turn(s, a, xa[0], p0, v, rest, big_r, ok, m)
-        j, tc = int(rest[m]), float(tau[m])
-        if widen > 0.0:  # (the touch: where it came nearest)
-            rel = self._rest_xy[j] - p0
-            tc = float(rel @ v) / float(v @ v)
+            # (a graze leaves along the touching circle: a line fitted to the noisy path
+            # after may pass as far as its noise outside it)
+            for widen in (0.0, 3.0 * self._sigma_of(s, a)):
+                tau = self._leaves(p0, v, self._rest_xy[rest], big_r + widen)
+                ok = (tau > after) & (tau < float(tt[k]) + 0.5 * self._dt) & ~receding
+                if np.any(ok):
+                    break
+            else:
+                return None
+            m = int(np.argmax(np.where(ok, tau, -np.inf)))
+            if k == 1:
+                # (the line, run back, may cut the circle of the next one along a row by
+                # its noise)
+                m = self._touched_at_turn(s, a, xa[0], p0, v, rest, big_r, ok, m)
+            tc = float(tau[m])
+            if widen > 0.0:  # (the touch: where it came nearest)
+                tc = float((self._rest_xy[rest[m]] - p0) @ v) / qa
+                if tc < after:
+                    return None
+        j = int(rest[m])
         touch = p0 + v * tc
         came = touch - self._rest_xy[s]
         into = self._rest_xy[j] - touch
@@ -2628,6 +2674,61 @@ class MotionEventDetector:
         if t_rest > tc and miss < self._radius[s] and not went_in:
             return None
         return j, tc, touch, 0.7
+
+    def _receding(self, s: int, objs: np.ndarray, touch: np.ndarray) -> np.ndarray:
+        """Whether striker ``s``, come straight from its rest to ``touch`` (its centre
+        touching each resting object ``objs``, one row each), was moving away from that
+        object there (beyond ``_RECEDE_COS``): it passed through it on the way, so it
+        never touched it there."""
+        came = touch - self._rest_xy[s]
+        away = touch - self._rest_xy[objs]
+        cos = np.einsum("ok,ok->o", came, away) / np.maximum(
+            np.linalg.norm(came, axis=1) * np.linalg.norm(away, axis=1), 1e-9)
+        out: np.ndarray = cos > _RECEDE_COS
+        return out
+
+    def _further_along(self, s: int, first: np.ndarray, second: np.ndarray, a: int) -> bool:
+        """Whether sighting ``second`` of slot ``s`` lies on its straight way from its rest
+        through sighting ``first`` (within 3 sigma of that line), beyond it."""
+        u = first - self._rest_xy[s]
+        rel = second - self._rest_xy[s]
+        norm = max(float(np.linalg.norm(u)), 1e-9)
+        off = abs(float(u[0] * rel[1] - u[1] * rel[0])) / norm
+        return float(rel @ u) / norm > norm and off < 3.0 * self._sigma_of(s, a)
+
+    def _turn_touch(self, s: int, a: int, seen_in: np.ndarray, p0: np.ndarray, v: np.ndarray,
+                    rest: np.ndarray, big_r: np.ndarray, lo: float, hi: float
+                    ) -> tuple[int, float] | None:
+        """(row of ``rest``, time) of the resting object striker ``s`` touched where it
+        turned: where its way in, from its rest through its sighting ``seen_in``, meets its
+        line after (``p0 + v tau``), within ``(lo, hi)``, beyond that sighting; the
+        object whose touching circle (radii ``big_r``) passes that point within
+        ``_TURN_GAP_MM``, clearer of any other than the turn's doubt (``_TURN_CLEAR``),
+        and held by a cushion (a pawn of a row, which shows nothing of the hit itself).
+        None: no such."""
+        u = seen_in - self._rest_xy[s]
+        det = float(u[0] * v[1] - u[1] * v[0])
+        if abs(det) < 1e-9 * float(np.linalg.norm(u) * np.linalg.norm(v)) + 1e-12:
+            return None  # (parallel: no turn)
+        d = p0 - self._rest_xy[s]
+        lam = float(d[0] * v[1] - d[1] * v[0]) / det
+        t_b = float(d[0] * u[1] - d[1] * u[0]) / det
+        if lam <= 1.0 or not lo < t_b < hi:
+            return None
+        gaps = np.abs(np.linalg.norm(self._rest_xy[rest] - (p0 + v * t_b), axis=1) - big_r)
+        order = np.argsort(gaps)
+        sigma = self._sigma_of(s, a)
+        # (the sighting's noise turns the way in, which moves the turn along the line
+        # after: by its sigma times how far past the sighting the turn lies, over the
+        # sine of the angle the two lines cross at)
+        sine = abs(det) / float(np.linalg.norm(u) * np.linalg.norm(v))
+        doubt = lam * sigma / max(sine, 1e-3)
+        if gaps[order[0]] > _TURN_GAP_MM + sigma or (
+                len(order) > 1 and gaps[order[1]] - gaps[order[0]] < _TURN_CLEAR * doubt):
+            return None
+        if not self._held(int(rest[order[0]])):
+            return None  # (one free to move shows the hit by its own start)
+        return int(order[0]), t_b
 
     def _touched_at_turn(self, s: int, a: int, seen_in: np.ndarray, p0: np.ndarray, v: np.ndarray,
                          rest: np.ndarray, big_r: np.ndarray, ok: np.ndarray, m: int) -> int:
