@@ -366,6 +366,21 @@ def _component(touch: np.ndarray, root: int) -> list[int]:
     return out
 
 
+def _way_meets_line(start: np.ndarray, through: np.ndarray, p0: np.ndarray, v: np.ndarray
+                    ) -> tuple[float, float, float] | None:
+    """Where the way from ``start`` through ``through`` meets the line ``p0 + v tau``:
+    ``(lam, tau, sine)``, that point being ``start + lam (through - start)``, ``sine`` the
+    sine of the angle they cross at. None when they run parallel."""
+    u = through - start
+    det = float(u[0] * v[1] - u[1] * v[0])
+    norms = float(np.linalg.norm(u) * np.linalg.norm(v))
+    if abs(det) < 1e-9 * norms + 1e-12:
+        return None
+    d = p0 - start
+    return (float(d[0] * v[1] - d[1] * v[0]) / det, float(d[0] * u[1] - d[1] * u[0]) / det,
+            abs(det) / norms)
+
+
 def _snap_touching(xy: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
     """``xy`` of resting objects of ``radius_mm`` moved the least (in squares) that sets
     every pair resting within ``_SNAP_GAP_MM`` of touching exactly touching: a rack's
@@ -2706,13 +2721,10 @@ class MotionEventDetector:
         ``_TURN_GAP_MM``, clearer of any other than the turn's doubt (``_TURN_CLEAR``),
         and held by a cushion (a pawn of a row, which shows nothing of the hit itself).
         None: no such."""
-        u = seen_in - self._rest_xy[s]
-        det = float(u[0] * v[1] - u[1] * v[0])
-        if abs(det) < 1e-9 * float(np.linalg.norm(u) * np.linalg.norm(v)) + 1e-12:
+        cross = _way_meets_line(self._rest_xy[s], seen_in, p0, v)
+        if cross is None:
             return None  # (parallel: no turn)
-        d = p0 - self._rest_xy[s]
-        lam = float(d[0] * v[1] - d[1] * v[0]) / det
-        t_b = float(d[0] * u[1] - d[1] * u[0]) / det
+        lam, t_b, sine = cross
         if lam <= 1.0 or not lo < t_b < hi:
             return None
         gaps = np.abs(np.linalg.norm(self._rest_xy[rest] - (p0 + v * t_b), axis=1) - big_r)
@@ -2721,7 +2733,6 @@ class MotionEventDetector:
         # (the sighting's noise turns the way in, which moves the turn along the line
         # after: by its sigma times how far past the sighting the turn lies, over the
         # sine of the angle the two lines cross at)
-        sine = abs(det) / float(np.linalg.norm(u) * np.linalg.norm(v))
         doubt = lam * sigma / max(sine, 1e-3)
         if gaps[order[0]] > _TURN_GAP_MM + sigma or (
                 len(order) > 1 and gaps[order[1]] - gaps[order[0]] < _TURN_CLEAR * doubt):
@@ -2736,13 +2747,11 @@ class MotionEventDetector:
         striker's line after (``p0 + v tau``) leaves (``ok``), the one it touched where
         it turned: where its way in, from its rest through its sighting ``seen_in``, meets
         that line. ``m`` when the two do not cross, or that one is no clearer."""
-        u = seen_in - self._rest_xy[s]
-        det = float(u[0] * v[1] - u[1] * v[0])
-        if abs(det) < 1e-9 * float(np.linalg.norm(u) * np.linalg.norm(v)) + 1e-12:
+        cross = _way_meets_line(self._rest_xy[s], seen_in, p0, v)
+        if cross is None:
             return m  # (parallel: no turn)
-        d = p0 - self._rest_xy[s]
-        lam = float(d[0] * v[1] - d[1] * v[0]) / det
-        b = self._rest_xy[s] + lam * u
+        lam = cross[0]
+        b = self._rest_xy[s] + lam * (seen_in - self._rest_xy[s])
         gaps = np.abs(np.linalg.norm(self._rest_xy[rest] - b, axis=1) - big_r)
         best = int(np.argmin(np.where(ok, gaps, np.inf)))
         clear = float(gaps[m] - gaps[best]) > self._noise_mm(s, a)
