@@ -1093,6 +1093,21 @@ def test_puck_off_a_held_row_at_its_stroke_hit_the_pawn_its_ways_in_and_out_allo
     assert abs(hits[0][1] - t_s) < 0.005
 
 
+def test_pawns_that_slid_and_stopped_are_pushed_again_down_their_row():
+    # Novuss seed 0 shot 252: the stroke pushes a row of pawns along the cushion; they
+    # stop within 0.3 s, still on the detector's moving list (its rest test looks back
+    # 0.4 s, which a pawn that stopped dead on the powder has not yet lived down). Pawn
+    # 16, back along the row at 0.92 s, starts the push again down the row: each pawn's
+    # 5-10 mm slide is judged against a line through its last sightings, not against the
+    # curve through its slide and stop
+    events = _recorded(NOVUSS, "pawn_row_pushed_along_by_a_pawn_that_slid_and_stopped_tracks.json")
+    got = {frozenset(o.id for o in e.objects): e.t_s for e in of(events, EventKind.CONTACT)
+           if 0.9 < e.t_s < 1.0}
+    for pair, t_s in (((14, 13), 0.928), ((13, 12), 0.932), ((12, 11), 0.935),
+                      ((11, 10), 0.939)):
+        assert abs(got[frozenset(pair)] - t_s) < 0.01, pair
+
+
 def test_slow_puck_turning_a_frame_after_the_flagged_one_hits_the_pawn_at_the_turn():
     # Novuss seed 1 shot 204: the puck (800 mm/s) comes in along a row of black pawns the
     # cushion holds and turns at 0.617 s, half a frame after the frame its bend is flagged

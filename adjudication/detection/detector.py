@@ -257,6 +257,8 @@ _MAX_DECEL_MM_S2 = 5000.0
 #: A mover slower than this (mm/s) at its last fitted sighting is tested for a hit as a
 #: resting object is, against how far its speed could carry it.
 _SLOW_BEND_MM_S = 100.0
+#: ... judged on Novuss against a line through its sightings in this many frames before.
+_SLOW_BEND_LAST = 4
 #: How long (s) a bend nothing explained may still be owned by a start seen later.
 _LOOSE_BEND_S = 0.5
 
@@ -1098,7 +1100,7 @@ class MotionEventDetector:
         steady = have & ((nfit >= 5) | start_line) & (rms <= 2.5 * sig)
         b |= self._touch_bends(moving, a, t_a, coef, steady, pred, seen_ah, np.maximum(sig, rms))
         slow = self._slow_bends(moving, ahead, coef, have & (nfit >= 3), tmax, tt, seen_ah,
-                                order, sig) & ~b
+                                order, sig, a, t_a) & ~b
         self._slow_bent = set(moving[slow].tolist())
         b |= slow
         bend[moving] = b
@@ -1147,7 +1149,7 @@ class MotionEventDetector:
 
     def _slow_bends(self, moving: np.ndarray, ahead: np.ndarray, coef: np.ndarray,
                     have: np.ndarray, tmax: np.ndarray, tt: np.ndarray, seen_ah: np.ndarray,
-                    order: np.ndarray, sig: np.ndarray) -> np.ndarray:
+                    order: np.ndarray, sig: np.ndarray, a: int, t_a: float) -> np.ndarray:
         """Slow movers (under ``_SLOW_BEND_MM_S`` at their last fitted sighting) seen, in
         frame ``a`` and the next seen one, farther from where they were then than their
         speed could carry them, by an onset's margin: a ball nearly at rest struck again.
@@ -1164,9 +1166,23 @@ class MotionEventDetector:
         rows = slow.nonzero()[0]
         c, t_r = coef[rows], t_end[rows]
         p_end = c[:, 0] + c[:, 1] * t_r + c[:, 2] * t_r * t_r
+        speed = np.sqrt(speed2[rows])
+        if self.spec.family is Family.NOVUSS:
+            # (a disc stops within a frame or two on the powdered board: the quadratic
+            # through its slide and its rest since ends in a speed it has not, which
+            # would carry it as far as a second push does. Where it is and how fast,
+            # from a line through its last sightings.)
+            ks = np.arange(a - _SLOW_BEND_LAST, a)
+            cols = ks % self._hist
+            seen = self._seen[moving[rows]][:, cols] & (ks >= max(0, self._n - self._hist))[None]
+            lines, _, n_seen = fit_paths(np.broadcast_to(self._t[cols] - t_a, seen.shape),
+                                         self._xy[moving[rows]][:, cols], seen, 1)
+            use = n_seen >= 3
+            p_end[use] = lines[use, 0] + lines[use, 1] * t_r[use]
+            speed[use] = np.linalg.norm(lines[use, 1], axis=1)
         off = self._xy[moving[rows]][:, ahead] - p_end[:, None]
-        far = np.sqrt(off[..., 0] * off[..., 0] + off[..., 1] * off[..., 1]) - np.sqrt(
-            speed2[rows, None]) * (tt[None, :] - t_r)
+        far = np.sqrt(off[..., 0] * off[..., 0] + off[..., 1] * off[..., 1]) - speed[
+            :, None] * (tt[None, :] - t_r)
         limit = self._onset_mm(sig[rows])
         out = (far > limit[:, None]) & seen_ah[rows]  # (False where unseen: NaN)
         oc = np.take_along_axis(out, order[rows], axis=1)  # (the seen ones first)
