@@ -1108,6 +1108,19 @@ def test_pawns_that_slid_and_stopped_are_pushed_again_down_their_row():
         assert abs(got[frozenset(pair)] - t_s) < 0.01, pair
 
 
+def test_pawns_stopped_dead_are_at_rest_for_the_next_push():
+    # Novuss seed 0 shot 108: pawns slide along the cushion and stop dead on the powder,
+    # then a push comes back down the row 0.1-0.3 s later (14-15 at 1.029 s, 15-16 at
+    # 1.043 s, 16-17 at 1.058 s). Still over their last six frames, they rest, without
+    # waiting out the 0.4 s window that tells a slow creeper from a ball at rest (no disc
+    # creeps), so each start is an onset with a cause
+    events = _recorded(NOVUSS, "pawns_stopped_dead_pushed_again_down_their_row_tracks.json")
+    got = {frozenset(o.id for o in e.objects): e.t_s for e in of(events, EventKind.CONTACT)
+           if 1.0 < e.t_s < 1.1}
+    for pair, t_s in (((14, 15), 1.029), ((15, 16), 1.043), ((16, 17), 1.058)):
+        assert abs(got[frozenset(pair)] - t_s) < 0.03, pair
+
+
 def test_slow_puck_turning_a_frame_after_the_flagged_one_hits_the_pawn_at_the_turn():
     # Novuss seed 1 shot 204: the puck (800 mm/s) comes in along a row of black pawns the
     # cushion holds and turns at 0.617 s, half a frame after the frame its bend is flagged

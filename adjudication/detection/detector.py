@@ -1110,7 +1110,7 @@ class MotionEventDetector:
         self._fits_a[moving] = b & seen_a & ~miss[:, 0]
 
         # rest: slow over the last rest_frames, and still, relative to its noise, over
-        # a window of fit_frames (a slow creeper is not at rest)
+        # a window of fit_frames (a slow creeper is not at rest; on Novuss, none creeps)
         cand = ~b & self._seen[moving, col] & (a - seg0 + 1 >= s_.rest_frames)
         # (only those whose fitted path is slow; well above the noise of its end speed)
         cand &= ~have | (np.linalg.norm(coef[:, 1], axis=1) < 4.0 * s_.rest_speed_mm_s)
@@ -1129,6 +1129,15 @@ class MotionEventDetector:
             thr_on = self._onset_mm(sig[cand])
             window_s = f * self._dt
             still = (n_s >= 3) & (v_s < s_.rest_speed_mm_s) & (v_l * window_s < thr_on)
+            if self.spec.family is Family.NOVUSS:
+                # (a disc stops dead on the powdered board, and creeps not at all: still
+                # over the last rest_frames, all within an onset of where they centre, it
+                # rests, and its next push is an onset, not a slow mover's bend)
+                xs = np.where(short[..., None], self._xy[mc_][:, cr], 0.0)
+                centre = xs.sum(axis=1) / np.maximum(n_s, 1)[:, None]
+                spread = np.where(short, np.linalg.norm(xs - centre[:, None], axis=2),
+                                  0.0).max(axis=1)
+                still |= (n_s >= 3) & (v_s < s_.rest_speed_mm_s) & (spread < thr_on)
             for s in mc_[still].tolist():
                 to_rest.append((int(s), self._stop_time(int(s), a, t_a)))
         # a moving object lost from view, which the tracker holds (not moving) for a whole
