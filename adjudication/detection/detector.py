@@ -1128,16 +1128,16 @@ class MotionEventDetector:
             v_l = np.linalg.norm(c_l[:, 1], axis=1)
             thr_on = self._onset_mm(sig[cand])
             window_s = f * self._dt
-            still = (n_s >= 3) & (v_s < s_.rest_speed_mm_s) & (v_l * window_s < thr_on)
+            calm = v_l * window_s < thr_on
             if self.spec.family is Family.NOVUSS:
                 # (a disc stops dead on the powdered board, and creeps not at all: still
                 # over the last rest_frames, all within an onset of where they centre, it
                 # rests, and its next push is an onset, not a slow mover's bend)
                 xs = np.where(short[..., None], self._xy[mc_][:, cr], 0.0)
                 centre = xs.sum(axis=1) / np.maximum(n_s, 1)[:, None]
-                spread = np.where(short, np.linalg.norm(xs - centre[:, None], axis=2),
-                                  0.0).max(axis=1)
-                still |= (n_s >= 3) & (v_s < s_.rest_speed_mm_s) & (spread < thr_on)
+                calm |= np.where(short, np.linalg.norm(xs - centre[:, None], axis=2),
+                                 0.0).max(axis=1) < thr_on
+            still = (n_s >= 3) & (v_s < s_.rest_speed_mm_s) & calm
             for s in mc_[still].tolist():
                 to_rest.append((int(s), self._stop_time(int(s), a, t_a)))
         # a moving object lost from view, which the tracker holds (not moving) for a whole
@@ -2562,9 +2562,7 @@ class MotionEventDetector:
         ta, xa = ta[ta > t_on - t_a][:n], xa[ta > t_on - t_a][:n]
         if len(tb) < 2 or len(ta) < 2:
             return None
-        v_b = np.polyfit(tb, xb, 1)[0]
-        v_a = np.polyfit(ta, xa, 1)[0]
-        return hit, v_a - v_b
+        return hit, fit_path(ta, xa, 1)[0][1] - fit_path(tb, xb, 1)[0][1]
 
     def _departure(self, s: int, a: int, t_a: float) -> np.ndarray | None:
         """Unit direction slot ``s`` left its rest position in: to its first observation
@@ -3028,12 +3026,7 @@ class MotionEventDetector:
         for s in waiting:
             if s not in pos:
                 continue
-            comp, frontier = {pos[s]}, [pos[s]]
-            while frontier:
-                frontier = [m for k in frontier for m in touch[k].nonzero()[0].tolist()
-                            if m not in comp]
-                comp.update(frontier)
-            for m in comp - {pos[s]}:
+            for m in _component(touch, pos[s])[1:]:
                 k = int(rest[m])
                 still = still_path(self._rest_xy[k])
                 for j in movers:
