@@ -148,6 +148,13 @@ _RECENT_START_S = 0.1
 #: only now: a rack ball the push went through keeps a tenth of it and creeps off at 60
 #: mm/s, seen leaving four frames after the hit.
 _RECENT_HIT_S = 0.15
+#: An orphan start (no cause found) is tried again against a start that shows later, for
+#: this many frames: the other's start, hidden in a gap, may be before it
+_LATE_ORPHAN_FRAMES = 2.5
+#: A cushion a struck object's line out meets up to this long (s) before (or 1 ms after)
+#: the hit that started it is timed to, it met just after that hit: both times carry a
+#: few ms of doubt
+_START_SLACK_S = 0.004
 #: A touching neighbour pushed an object when the object leaves it within 60 degrees of
 #: their line of centres (cos): the impulse passes along that line. Lower credits more
 #: neighbours (a rack ball leaving two behind it); higher only the one it leaves straight.
@@ -479,6 +486,9 @@ class MotionEventDetector:
         self._struck_t: dict[int, float] = {}  # resting objects hit (held, or a cradle)
         # slot -> (t_s, unit direction) of the last hit that started it from rest
         self._hit_dir: dict[int, tuple[float, np.ndarray]] = {}
+        # slot -> (t_s, mm/s) of that hit, where a mover's fitted path made it on a lone
+        # object: the most speed an elastic hit hands on
+        self._hit_speed: dict[int, tuple[float, float]] = {}
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
         # slot -> (t_s, centre, slot it struck) of the last contact it made as the mover
         self._struck_from: dict[int, tuple[float, np.ndarray, int]] = {}
@@ -944,6 +954,8 @@ class MotionEventDetector:
                 self._orphan[s] = self._shot_on and s not in explained and s not in started
                 if self._shot_on and (s in explained or s in started):
                     self._cushion_before_seen(s, a, t_a)
+            if self._shot_on and started:
+                self._struck_by_late(a, t_a, paths, started, onset)
 
         # 6. line crossings between the last two observations of moving tracks
         if self._lines:
@@ -1487,9 +1499,12 @@ class MotionEventDetector:
                         r - closest_approach(ci, cj, tau0, tau1 + reach)[1]
                         > 3.0 * self._sigma_of(i, a) + _TOUCH_GAP_MM):
                     continue
+                # (a slowing path run past its stop turns back: no motion; unless it lay
+                # still all the while, and a mover ran clearly into it)
                 if any(float(eval_velocity(paths[k], tc) @ eval_velocity(paths[k], tau0)) < 0.0
+                       and not self._run_into(k, i + j - k, paths, r, tau0, tc, tau1, a)
                        for k in (i, j) if k in moving_before):
-                    continue  # (a slowing path run past its stop turns back: no motion)
+                    continue
                 if conf < 1.0 and not (bounce_only or cradle) and any(
                         k not in moving_before and self._still_after(k, tc, a, t_a)
                         for k in (i, j)):
@@ -1579,6 +1594,10 @@ class MotionEventDetector:
                                               np.zeros(2), 0.0, -nrm))
                 self._pressed_cushion(other, dvec, t_a + c.tc, a)
                 self._note_hit(other, t_a + c.tc, p_s)
+                if not self._in_touch(other):  # (a pack shares the hit out)
+                    m_s, m_o = (self.spec.object_for(self._labels[x]).mass_g
+                                for x in (striker, other))
+                    self._hit_speed[other] = (t_a + c.tc, 2.0 * m_s / (m_s + m_o) * v_n)
                 self._t_start[other] = t_a + c.tc  # the root times its start best
                 self._start_xy[other] = self._rest_xy[other]
             for m in (c.i, c.j):
@@ -1624,6 +1643,20 @@ class MotionEventDetector:
                     explained.add(i)
         self._kicks.update(kicked)
         return explained
+
+    def _run_into(self, k: int, m: int, paths: dict[int, np.ndarray], r_mm: float,
+                  tau0: float, tc: float, tau1: float, a: int) -> bool:
+        """Whether mover ``k`` lay still from ``tau0`` to the touch at ``tc`` (within an
+        onset of where it was: one that came to rest moments ago, still on the moving
+        list, its path fitted to its rest's noise turning any way), and ``m`` came in
+        from further off than that and ran into it deeper: it was hit where it lay."""
+        limit = float(self._onset_mm(self._sigma_of(k, a)))
+        def still(x: int) -> bool:
+            way = eval_path(paths[x], np.linspace(tau0, tc, 4)) - eval_path(paths[x], tau0)
+            return bool(np.all(np.linalg.norm(way, axis=1) < limit))
+        came = float(np.linalg.norm(eval_path(paths[k], tau0) - eval_path(paths[m], tau0)))
+        deepest = closest_approach(paths[k], paths[m], tau0, tau1)[1]
+        return still(k) and not still(m) and came - r_mm > limit and r_mm - deepest > limit
 
     def _left_across(self, i: int, j: int, ci: np.ndarray, cj: np.ndarray, tc: float,
                      moving_before: set[int], a: int, t_a: float) -> bool:
@@ -2913,6 +2946,10 @@ class MotionEventDetector:
         # (a first sighting the line left out only for its noise is on the way out too)
         first_in = k > 0 and float(np.linalg.norm(xa[0] - p0 - v * tt[0])) > (
             5.0 * self._sigma_of(s, a) + self.settings.onset_min_mm)
+        # (struck by an object: its line out, run back, meets the cushion as the hit
+        # started it, to within the few ms either is timed to: it bounced just after)
+        hit = self._hit_times().get(s, -math.inf) - t_a
+        slack = _START_SLACK_S if abs(hit - left_s) < 1e-3 else 0.0
         for c in range(len(self._cush_a)):
             n = self._cush_n[c]
             vn = float(v @ n)
@@ -2922,8 +2959,9 @@ class MotionEventDetector:
                     self.settings.onset_min_mm):
                 continue  # (off it too slowly to time the bounce within a frame)
             tc = -(float((p0 - self._cush_a[c]) @ n) - r) / vn
-            if not left_s + 1e-3 < tc < float(tt[k]) + 0.5 * self._dt:
+            if not left_s + 1e-3 - slack < tc < float(tt[k]) + 0.5 * self._dt:
                 continue  # (seen at the cushion: it may bounce just after)
+            tc = max(tc, left_s + 1e-3)
             if first_in and tc <= float(tt[0]):
                 continue  # (its first sighting, still on the way in, comes before)
             touch = p0 + v * tc
@@ -3088,11 +3126,13 @@ class MotionEventDetector:
         return True
 
     def _struck_by(self, s: int, a: int, t_a: float, paths: dict[int, np.ndarray],
-                   started: set[int], onset: np.ndarray) -> bool:
+                   started: set[int], onset: np.ndarray, among: set[int] | None = None
+                   ) -> bool:
         """During a shot, an onset no fitted touch explains is a contact with the moving
         object whose path passed nearest its rest position when it left (within 40 mm of
         touching), the departure along the line of centres breaking near ties. Objects that
-        left rest this very frame (the stroke itself) move from their rest position."""
+        left rest this very frame (the stroke itself) move from their rest position.
+        ``among``: the only movers to try (all by default)."""
         t_on = float(self._t_start[s])
         tau0, tau1, _ = self._window(a, s)
         rest = still_path(self._rest_xy[s])
@@ -3123,7 +3163,7 @@ class MotionEventDetector:
                           tuple[float, float]]] = []
         s_gate = self.settings.contact_gate_mm
         for j in range(len(self._ids)):
-            if j == s:
+            if j == s or (among is not None and j not in among):
                 continue
             if j in started:
                 cj = self._start_path(j, a, t_a)
@@ -3165,7 +3205,7 @@ class MotionEventDetector:
                     ways.append((*fit(j, off, t_h, hi_j), off, (t_h, hi_j)))
             else:
                 ways.append((*fit(j, cj, lo_j, hi_j), cj, None))
-            if (ray := self._struck_ray(j, cj, t_a)) is not None:
+            if (ray := self._struck_ray(j, cj, a, t_a)) is not None:
                 # (struck itself just before, it went off along the line of that hit until
                 # its path fitted after shows where it turned: into this one)
                 lo_r, hi_r = max(lo_j, ray[0]), min(hi_j, ray[0] + self._dt)
@@ -3182,7 +3222,7 @@ class MotionEventDetector:
                 cands.append((score, tc, j, path, into, gap, into or (lo_j, hi_j)))
         for j, a_b, c_b in self._loose_bends:
             t_b = self._T(a_b)
-            if j == s or not t_b - 2.0 * self._dt < t_on < t_b + self._dt:
+            if j == s or among is not None or not t_b - 2.0 * self._dt < t_on < t_b + self._dt:
                 continue
             cj = shift_path(c_b, t_a - t_b)
             if not self._seen[s, a_b % self._hist]:
@@ -3258,6 +3298,19 @@ class MotionEventDetector:
                     0.005)
         self._pressed_cushion(s, self._rest_xy[s] - where, t_on, a)
         return True
+
+    def _struck_by_late(self, a: int, t_a: float, paths: dict[int, np.ndarray],
+                        started: set[int], onset: np.ndarray) -> None:
+        """Orphans of the frames just before (starts nothing explained) that an object
+        whose start shows only now, after it, may have struck: one unseen over its start
+        and the hit it made (a gap in its track)."""
+        first = min(float(self._t_start[k]) for k in started)
+        orphans = ((self._mode == _MOVING) & self._orphan).nonzero()[0].tolist()
+        for s in orphans:
+            t_s = float(self._t_start[s])
+            if first < t_s and t_a - t_s < _LATE_ORPHAN_FRAMES * self._dt and self._struck_by(
+                    s, a, t_a, paths, started, onset, among=started):
+                self._orphan[s] = False
 
     def _across_gap(self, j: int, a: int, t_a: float, lo: float, hi: float,
                     fit: Callable[[int, np.ndarray, float, float], tuple[float, float, float]]
@@ -3395,17 +3448,33 @@ class MotionEventDetector:
         """Whether resting slot ``j`` touches another resting object (a rack, a row)."""
         return bool(self._mode[j] == _REST and len(self._resting_against(j)))
 
-    def _struck_ray(self, j: int, coef: np.ndarray, t_a: float
+    def _struck_ray(self, j: int, coef: np.ndarray, a: int, t_a: float
                     ) -> tuple[float, np.ndarray] | None:
         """(when relative to ``t_a``, path) of slot ``j`` leaving rest along the line of the
-        hit that started it, at the speed of its path ``coef`` fitted after: where it went
-        before anything else turned it (None: no such hit noted as it left)."""
+        hit that started it, at the speed of its path ``coef`` fitted after (or the most
+        the hit hands on, where that is more): where it went before anything else turned
+        it (None: no such hit noted as it left)."""
         hit = self._hit_dir.get(j)
         t0 = float(self._t_start[j])
         if hit is None or not abs(hit[0] - t0) < 2e-3:
             return None
         tau0 = t0 - t_a
-        v = hit[1] * float(np.linalg.norm(eval_velocity(coef, tau0)))
+        speed = float(np.linalg.norm(eval_velocity(coef, tau0)))
+        t_v, most = self._hit_speed.get(j, (math.nan, 0.0))
+        if abs(t_v - t0) < 2e-3 and most > speed:
+            # (a path fitted across a second hit soon after is slower than it left: then
+            # it left at the most speed the hit hands on, and a sighting on the ray times
+            # its start better than its onset did)
+            speed = most
+            tt, xy = self._samples(j, a - 3, a, t_a)
+            on = (tt > tau0).nonzero()[0]
+            if len(on):
+                off = xy[on[0]] - self._start_xy[j]
+                along = float(off @ hit[1])
+                across = abs(float(off[0] * hit[1][1] - off[1] * hit[1][0]))
+                if along > 0.0 and across < 3.0 * self._sigma_of(j, a):
+                    tau0 = float(tt[on[0]]) - along / speed
+        v = hit[1] * speed
         return tau0, np.stack([self._start_xy[j] - v * tau0, v, np.zeros(2)])
 
     def _pressed_cushion(self, s: int, push_xy: np.ndarray, t_s: float, a: int) -> None:

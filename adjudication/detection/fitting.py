@@ -208,17 +208,25 @@ def line_touch(
 
 
 def onset_time(
-    tau_s: np.ndarray, xy_mm: np.ndarray, rest_xy_mm: np.ndarray, tau0_s: float, tau1_s: float
+    tau_s: np.ndarray, xy_mm: np.ndarray, rest_xy_mm: np.ndarray, tau0_s: float, tau1_s: float,
+    back_mm: float = 3.0,
 ) -> float | None:
     """When an object that rested at ``rest_xy_mm`` left it, from its positions after.
 
     The distance travelled along the direction of motion is fitted with a quadratic (a line
     with fewer than four points) and solved for zero within ``[tau0, tau1]``. Only the
     positions up to the farthest count: after it the object came back (off a cushion, or
-    another object), and a curve through the way back would solve to nonsense.
+    another object), and a curve through the way back would solve to nonsense. One that
+    came back past its rest may lie farther on that side later: then only the positions up
+    to the farthest before it first came back (by more than ``back_mm``, the noise) count.
     """
     rel = xy_mm - rest_xy_mm
-    k = int(np.argmax(np.linalg.norm(rel, axis=1))) if len(rel) else 0
+    d = np.linalg.norm(rel, axis=1)
+    k = int(np.argmax(d)) if len(rel) else 0
+    if k > 0 and float(rel[k] @ rel[0]) < 0.0:  # (the farthest lies past its rest)
+        back = d < np.maximum.accumulate(d) - back_mm
+        if back.any():
+            k = int(np.argmax(d[:int(np.argmax(back))]))
     if k < 1:
         return None
     tau_s, rel = tau_s[:k + 1], rel[:k + 1]
