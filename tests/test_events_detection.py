@@ -1179,6 +1179,16 @@ def test_pawn_struck_into_the_cushion_beside_it_bounces_as_the_hit_starts_it():
     assert [c for c, _ in got] == ["a"] and abs(got[0][1] - 0.439) < 0.003
 
 
+def test_pawn_struck_again_after_a_stroke_push_passes_the_new_hit_down_its_row():
+    # Novuss seed 4 shot 162: the stroke pushes a row at 0.41 s (each pawn noted struck
+    # then); at 1.108 s pawn 11, back along the row, strikes pawn 12, which passes the hit
+    # through 13 to 14 across gaps of 1-2 mm. The newer hit, not the stroke's push, is
+    # when 12 was last struck, and roots the push down the row
+    got = _pairs("row_cradle_after_a_stroke_push_tracks.json")
+    for pair, t_s in (((11, 12), 1.108), ((12, 13), 1.112), ((13, 14), 1.114)):
+        assert abs(got[frozenset(pair)] - t_s) < 0.01, pair
+
+
 def test_slow_puck_turning_a_frame_after_the_flagged_one_hits_the_pawn_at_the_turn():
     # Novuss seed 1 shot 204: the puck (800 mm/s) comes in along a row of black pawns the
     # cushion holds and turns at 0.617 s, half a frame after the frame its bend is flagged

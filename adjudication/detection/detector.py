@@ -2070,8 +2070,11 @@ class MotionEventDetector:
 
     def _hit_times(self) -> dict[int, float]:
         """When each slot was last struck: noted with the direction of the hit
-        (``_hit_dir``) or without (``_struck_t``, which wins where both are)."""
-        return {k: t_k for k, (t_k, _) in self._hit_dir.items()} | self._struck_t
+        (``_hit_dir``) or without (``_struck_t``); the later where both are."""
+        out = {k: t_k for k, (t_k, _) in self._hit_dir.items()}
+        for k, t_k in self._struck_t.items():
+            out[k] = max(out.get(k, -math.inf), t_k)
+        return out
 
     def _touching(self, slots: np.ndarray, xy: np.ndarray) -> np.ndarray:
         """``(N, N)``: which of ``slots``, at ``xy``, touch (within ``_TOUCH_GAP_MM``)."""
