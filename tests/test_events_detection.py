@@ -369,6 +369,23 @@ def test_onset_of_a_pawn_that_comes_back_past_its_rest_is_timed_on_its_way_out()
     assert t_on is not None and abs(t_on + 0.010) < 0.002
 
 
+def test_creep_is_timed_from_its_sightings_at_rest_and_moving_together():
+    # 60 mm/s from rest at tau = -0.1 s, 1 mm noise: it is first 4.5 mm off its rest (an
+    # onset) at tau = 0, and the curve through its sightings from there, run back, finds
+    # no start within the three frames before; the hinge through all of them, at rest and
+    # moving, times it within a frame
+    from adjudication.detection.fitting import creep_onset, onset_time
+
+    rng = np.random.default_rng(7)
+    tau = np.arange(-8, 5) / 30
+    dist = 60.0 * np.clip(tau + 0.1, 0.0, None)
+    xy = np.column_stack([dist, np.zeros_like(dist)]) + rng.normal(0.0, 1.0, (len(tau), 2))
+    moving = tau >= 0.0
+    assert onset_time(tau[moving], xy[moving], np.zeros(2), -0.1, 0.0) is None
+    t0, v = creep_onset(tau, xy, np.zeros(2), -0.25, 0.0, 1.0)
+    assert abs(t0 + 0.1) < 1 / 30 and 30.0 < v < 120.0
+
+
 def _triangle(rows: int, gap_mm: float = 0.1) -> np.ndarray:
     d = 2 * POOL.object_for("cue_ball").radius_mm + gap_mm
     return np.array([[k * d * math.cos(math.pi / 6), (j - k / 2) * d]
@@ -2549,6 +2566,16 @@ def test_pawn_struck_into_two_pawns_within_a_frame_hits_both():
     hits = _contacts(NOVUSS, "pawn_struck_into_two_pawns_within_a_frame_tracks.json")
     got = {ids for ids, t, _ in hits if 0.55 < t < 0.6}
     assert {(11, 5), (11, 3)} <= got and (1, 3) not in got and (8, 3) not in got
+
+
+def test_ball_creeping_off_after_a_slow_hit_is_timed_where_it_began_to_creep():
+    # pool seed 0 shot 240: ball 9 at 67 mm/s meets ball 6 at
+    # 2.519 s; ball 6 creeps off at 40 mm/s and is first an onset (4.5 mm) off its rest
+    # at 2.667 s. Its sightings at rest and creeping, together, time the start (and so
+    # the hit) within the 50 ms a contact is matched to, not 0.1 s after it
+    hits = [(set(ids), t) for ids, t, _ in _contacts(
+        POOL, "ball_creeping_off_after_a_slow_hit_tracks.json") if 6 in ids and t > 2.0]
+    assert [ids for ids, _ in hits] == [{6, 9}] and abs(hits[0][1] - 2.519) < 0.03
 
 
 def test_two_balls_meeting_just_after_a_cushion_each_is_found_though_neither_had_a_path():

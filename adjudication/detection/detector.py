@@ -56,6 +56,7 @@ from adjudication.detection.fitting import (
     GAP_LINE_IN,
     GapLines,
     closest_approach,
+    creep_onset,
     eval_path,
     eval_velocity,
     first_touch,
@@ -105,8 +106,9 @@ _TRACK_MOVING, _TRACK_RESTING = int(TrackState.MOVING), int(TrackState.RESTING)
 #: Largest acceleration (mm/s^2) a free object has: pool sliding friction 0.2 g.
 _MAX_ACCEL_MM_S2 = 2500.0
 #: Fastest restart (mm/s) of an object that seemed at rest still taken for the same motion
-#: going on (a slow roller): faster ones were hit.
-_CREEP_MM_S = 80.0
+#: going on (a slow roller): faster ones were hit. (Set at 80 once, but a second constant
+#: of the same name, below, overrode it: every figure since was measured at 150.)
+_RESTART_MM_S = 150.0
 #: Frames back a line crossing's last sighting before it may lie (a gap of a few frames,
 #: blur on a fast puck, hides no crossing).
 _CROSS_BACK = 6
@@ -148,6 +150,11 @@ _RECENT_START_S = 0.1
 #: only now: a rack ball the push went through keeps a tenth of it and creeps off at 60
 #: mm/s, seen leaving four frames after the hit.
 _RECENT_HIT_S = 0.15
+#: An object leaving rest slower than _CREEP_ONSET_MM_S (under an onset a frame) is
+#: timed by a hinge fit over its last _CREEP_BACK_FRAMES sightings at rest and those
+#: moving after (``fitting.creep_onset``)
+_CREEP_ONSET_MM_S = 120.0
+_CREEP_BACK_FRAMES = 8
 #: An orphan start (no cause found) is tried again against a start that shows later, for
 #: this many frames: the other's start, hidden in a gap, may be before it
 _LATE_ORPHAN_FRAMES = 2.5
@@ -183,7 +190,7 @@ _UNSEEN_WEIGHT = 0.1
 _PUSH_FAINT_MM_S = 15.0
 #: ... a member a push reached that leaves slower than this (mm/s) creeps off, its onset
 #: seen frames late: the push started it.
-_CREEP_MM_S = 150.0
+_PACK_CREEP_MM_S = 150.0
 #: ... the pack's objects resting closer than this (mm, edge to edge) set exactly touching
 #: first (their rest positions' noise turns the lines of centres), in this many rounds.
 _SNAP_GAP_MM = 1.5
@@ -291,7 +298,7 @@ class _Pack:
     t_s: float
     members: frozenset[int]  # slots
     pushes: dict[tuple[int, int], float]  # (slot, slot), the lower first -> mm/s
-    creepers: tuple[int, ...]  # members it pushed into a creep (under _CREEP_MM_S)
+    creepers: tuple[int, ...]  # members it pushed into a creep (under _PACK_CREEP_MM_S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -2129,6 +2136,19 @@ class MotionEventDetector:
         out: np.ndarray = rest[gap < _TOUCH_GAP_MM]
         return out
 
+    def _packed(self, s: int, t_a: float) -> bool:
+        """Whether slot ``s`` rests touching another object, at rest or where it rested
+        before leaving lately (``_RECENT_HIT_S``): a pack a hit runs through."""
+        lately = (self._mode == _MOVING) & (t_a - np.nan_to_num(
+            self._t_start, nan=-np.inf) < _RECENT_HIT_S)
+        near = ((self._mode == _REST) | lately).nonzero()[0]
+        near = near[near != s]
+        xy = np.where((self._mode[near] == _REST)[:, None], self._rest_xy[near],
+                      self._start_xy[near])
+        gap = np.linalg.norm(xy - self._rest_xy[s], axis=1) - (
+            self._radius[near] + self._radius[s])
+        return bool(np.any(gap < _TOUCH_GAP_MM))
+
     def _start_doubt(self, s: int, a: int, coef: np.ndarray, tau: float) -> float:
         """How early (s) slot ``s``'s path, fitted after it left rest, may still reach:
         its start is timed to the time its noise takes to cover at its speed, and at
@@ -2578,7 +2598,7 @@ class MotionEventDetector:
         speed = np.linalg.norm(dv, axis=1)
         self._packs.append(_Pack(t_on, slots, out, tuple(
             int(rest[m]) for k, m in enumerate(members)
-            if int(rest[m]) in pushed and speed[k] < _CREEP_MM_S and m != root)))
+            if int(rest[m]) in pushed and speed[k] < _PACK_CREEP_MM_S and m != root)))
         return out
 
     def _striker_dv(self, r: int, a0: int, t_a: float, t_on: float
@@ -3848,6 +3868,17 @@ class MotionEventDetector:
         off = self._seen_off_rest(s, k)
         tt, xa = self._samples(s, k if off else a, a + self.settings.lag_frames, t_a)
         tc = onset_time(tt, xa, self._rest_xy[s], tau0 - self._dt, tau1)
+        back = min(_CREEP_BACK_FRAMES, int(self._rest_n[s]))
+        if back >= 3 and not off and not self._packed(s, t_a):
+            # (a creep shows its onset frames after it began, its first mm below the
+            # noise: the sightings at rest before and moving after, all together, time it;
+            # one in a pack is timed by the hit the pack passed on)
+            tb, xb = self._samples(s, a - back, a + self.settings.lag_frames, t_a)
+            creep = creep_onset(tb, xb, self._rest_xy[s], -back * self._dt, tau1,
+                                self._sigma_of(s, a))
+            if creep is not None and creep[1] < _CREEP_ONSET_MM_S and (
+                    tc is None or creep[0] < tc):
+                tc = creep[0]
         return None if tc is None else t_a + tc
 
     def _restarts(self, s: int, a: int, look: int, t_a: float) -> bool:
@@ -3861,7 +3892,7 @@ class MotionEventDetector:
         rel = xa[-1] - self._rest_xy[s]
         dist = max(float(np.linalg.norm(rel)), 1e-9)
         since = t_a + float(tt[-1]) - float(self._t_start[s])
-        slow = not since > 0 or dist / since < _CREEP_MM_S
+        slow = not since > 0 or dist / since < _RESTART_MM_S
         return slow and float(rel @ self._came_dir[s]) / dist > 0.8
 
     def _struck_while_unseen(self, s: int, tt: np.ndarray, xa: np.ndarray, t_a: float,

@@ -242,3 +242,37 @@ def onset_time(
     if len(ok) == 0:
         return None
     return float(ok[-1])
+
+
+def creep_onset(tau_s: np.ndarray, xy_mm: np.ndarray, rest_xy_mm: np.ndarray, tau0_s: float,
+                tau1_s: float, noise_mm: float, steps: int = 25) -> tuple[float, float] | None:
+    """(when, mm/s) a slow object left its rest at ``rest_xy_mm``, from its positions at
+    rest before and moving after (``tau_s`` in order): the start ``t0`` in
+    ``[tau0, tau1]`` and speed ``v`` whose hinge, at rest until ``t0`` and moving on
+    straight at ``v`` after, fits the positions best. A creep that shows an onset only
+    frames after it began leaves its first millimetres below the noise; all of them
+    together still time it. Positions count up to the farthest (after it, it came back).
+    None where fewer than two of them lie after any start the window allows, where the
+    best start is the window's end (it left before that, faster), or where the hinge
+    leaves more than twice ``noise_mm`` (rms) unexplained: no steady creep.
+    """
+    rel = xy_mm - rest_xy_mm
+    d = np.linalg.norm(rel, axis=1)
+    if len(d) < 3:
+        return None
+    k = int(np.argmax(d))
+    if d[k] < 1e-9:
+        return None
+    tau, s = tau_s[:k + 1], rel[:k + 1] @ (rel[k] / d[k])
+    t0 = np.linspace(tau0_s, tau1_s, steps)
+    x = np.clip(tau[None, :] - t0[:, None], 0.0, None)  # (steps, N) time since the start
+    xx = (x * x).sum(axis=1)
+    v = np.where(xx > 0.0, (x * s[None, :]).sum(axis=1) / np.maximum(xx, 1e-12), 0.0)
+    v = np.maximum(v, 0.0)
+    resid = ((s[None, :] - v[:, None] * x) ** 2).sum(axis=1)
+    # (a hinge is timed by two positions or more after it, of a motion away from rest)
+    resid[((x > 0.0).sum(axis=1) < 2) | (v <= 0.0)] = np.inf
+    best = int(np.argmin(resid))
+    if best == steps - 1 or not resid[best] < len(s) * (2.0 * noise_mm) ** 2:
+        return None
+    return float(t0[best]), float(v[best])
