@@ -2578,6 +2578,16 @@ def test_ball_creeping_off_after_a_slow_hit_is_timed_where_it_began_to_creep():
     assert [ids for ids, _ in hits] == [{6, 9}] and abs(hits[0][1] - 2.519) < 0.03
 
 
+def test_ball_struck_on_along_the_way_it_came_to_rest_is_no_slow_roller():
+    # pool seed 4 shot 80: ball 5 came to rest during the shot; ball 3 (struck by ball 12
+    # at 3.774 s) meets it at 3.793 s, and it leaves along the way it had come, at 114 mm/s
+    # on average since its start in the frames ahead. A slow roller that only looked at
+    # rest goes on under 80 mm/s; one faster was struck
+    hits = [(set(ids), t) for ids, t, _ in _contacts(
+        POOL, "ball_that_came_to_rest_struck_on_tracks.json") if 5 in ids and t > 3.0]
+    assert any(ids == {3, 5} and abs(t - 3.793) < 0.05 for ids, t in hits), hits
+
+
 def test_two_balls_meeting_just_after_a_cushion_each_is_found_though_neither_had_a_path():
     # pool seed 1 shot 40 (break): ball 7 bounces off the foot cushion at 0.954 s and meets
     # ball 8, moving, 48 ms later. Ball 8's bend is flagged while 7 has too few sightings

@@ -106,9 +106,8 @@ _TRACK_MOVING, _TRACK_RESTING = int(TrackState.MOVING), int(TrackState.RESTING)
 #: Largest acceleration (mm/s^2) a free object has: pool sliding friction 0.2 g.
 _MAX_ACCEL_MM_S2 = 2500.0
 #: Fastest restart (mm/s) of an object that seemed at rest still taken for the same motion
-#: going on (a slow roller): faster ones were hit. (Set at 80 once, but a second constant
-#: of the same name, below, overrode it: every figure since was measured at 150.)
-_RESTART_MM_S = 150.0
+#: going on (a slow roller): faster ones were hit.
+_RESTART_MM_S = 80.0
 #: Frames back a line crossing's last sighting before it may lie (a gap of a few frames,
 #: blur on a fast puck, hides no crossing).
 _CROSS_BACK = 6
