@@ -2923,3 +2923,40 @@ def test_cue_ball_into_two_of_a_cluster_credits_the_push_to_the_one_that_gave_it
     pushes = {tuple(sorted(e.ids)) for e in of(events, EventKind.CONTACT)
               if 1 not in e.ids and 0.7 < e.t_s < 0.85}
     assert (3, 4) in pushes, pushes
+
+
+def test_ball_off_a_cushion_into_another_between_two_frames_meets_both():
+    # pool seed 3 shot 190: ball 7 (1.3 m/s) meets the foot cushion at 0.967 s and, 23 ms
+    # later, ball 8 rolling by (0.990 s), both between the frames at 0.967 and 1.000 s.
+    # After that hit 7 runs back into the cushion, so no motion after shows the bounce;
+    # its path in, folded back at the cushion, meets 8 where 8 bends
+    events = _recorded(POOL, "ball_off_a_cushion_into_another_in_one_frame_tracks.json")
+    bounce = [e for e in of(events, EventKind.CUSHION)
+              if e.objects[0].id == 7 and 0.9 < e.t_s < 1.03]
+    assert [e.cushion for e in bounce] == ["foot"] and abs(bounce[0].t_s - 0.967) < 0.005
+    hit = [e for e in of(events, EventKind.CONTACT) if set(e.ids) == {7, 8}]
+    assert hit and abs(hit[0].t_s - 0.990) < 0.005
+
+
+def test_balls_off_a_cushion_meet_the_ones_rolling_by_within_the_frame():
+    # pool seed 4 shot 175: ball 7 bounces off the foot cushion at 1.012 s and hits ball 8
+    # at 1.035 s, 1.6 ms past a frame; 8 then hits ball 5 at 1.097 s, 34 ms after 5's own
+    # bounce off the same cushion, and 8's bend is flagged a frame after 5's. Each path
+    # fitted before its bounce runs on through the cushion and passes the other by;
+    # folded back at the cushion it meets it
+    hits = _contacts(POOL, "break_balls_off_the_foot_cushion_struck_on_tracks.json")
+    found = {frozenset(ids): t for ids, t, _ in hits if 1.0 < t < 1.2}
+    assert abs(found[frozenset((7, 8))] - 1.035) < 0.005
+    assert abs(found[frozenset((5, 8))] - 1.097) < 0.005
+
+
+def test_puck_set_just_off_a_held_row_and_struck_into_it_hits_that_pawn():
+    # Novuss seed 4 shot 162: the puck rests 3 mm off pawn 15 of the start row the cushion
+    # holds; struck at 2.8 m/s it hits 15 within a ms and comes straight back over its
+    # rest, so its line out, run back, looks like a plain stroke's. But the row it lay by
+    # starts with it: the puck hit 15 first, after it was last seen at rest
+    events = _recorded(NOVUSS, "puck_set_by_a_held_row_struck_into_it_tracks.json")
+    start = of(events, EventKind.SHOT_START)
+    first = of(events, EventKind.CONTACT)[0]
+    assert first.ids == (1, 15) and 0.400 < first.t_s < 0.415
+    assert start and start[0].t_s <= first.t_s

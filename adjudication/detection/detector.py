@@ -244,6 +244,9 @@ _SLOW_ONSET_LAG = 4
 #: Two contacts of one mover closer in time (s) than this are one touch of two objects (a
 #: split hit): the second needs no deflected path to reach its object.
 _SAME_TOUCH_S = 0.002
+#: Normal restitution a bounce off a cushion is folded back with (``_hits_after_bounce``):
+#: rubber pool cushions give 0.7-0.85, a Novuss board's wooden rail about 0.7.
+_CUSHION_E = 0.75
 #: A contact of a pair again within this (s) of the last one reported is that contact
 #: found twice (a second way, or a frame on); a real rebound so soon, off a cushion just
 #: behind, is what the benchmark leaves out too (a repeat within 0.1 s: "don't care").
@@ -1647,8 +1650,86 @@ class MotionEventDetector:
                     self._bent_late.add(i)
                 elif hit is not None and self._cushion_after_contact(i, a, hit, t_a):
                     explained.add(i)
+        self._hits_after_bounce(a, triggers, paths, bend, explained, moving_before, t_a)
         self._kicks.update(kicked)
         return explained
+
+    def _hits_after_bounce(self, a: int, triggers: list[int], paths: dict[int, np.ndarray],
+                           bend: np.ndarray, explained: set[int], moving_before: set[int],
+                           t_a: float) -> None:
+        """Contacts of a mover that bounced off a cushion in this window with another
+        mover whose bend is left unexplained (a break's ball off the foot cushion into one
+        rolling by, 20 ms later). The path fitted before the bounce runs on through the
+        cushion, and passes the other by: folded back at the cushion's line (its normal
+        speed times ``_CUSHION_E``), it meets it. A bent mover left unexplained itself
+        whose path meets a cushion, folded there, meets another: both (that contact turned
+        it back into the cushion, so the motion after hid the bounce)."""
+        # (the other's bend may be flagged a frame later: then its next sighting lies off
+        # the path it came on)
+        left = [j for j in paths if j in moving_before and j not in explained and (
+            bend[j] or self._strayed(j, a, paths[j], t_a))]
+        if not left:
+            return
+        for i in [i for i in triggers if i in paths and i in moving_before and bend[i]]:
+            tau0, tau1, _ = self._window(a, i)
+            r_i = float(self._radius[i])
+            for k in range(len(self._cush_a)):
+                n = self._cush_n[k]
+                if i in explained:
+                    t_c = self._last_cush_t.get((i, k), -math.inf) - t_a
+                    if not tau0 <= t_c <= tau1 + 0.5 * self._dt:
+                        continue
+                else:
+                    root = line_touch(paths[i], self._cush_a[k], n, r_i, tau0,
+                                      tau1 + 0.5 * self._dt)
+                    if root is None or not self._beside_cushion(k, eval_path(paths[i], root)):
+                        continue
+                    t_c = root
+                if self._contact_t.get(i, -math.inf) - t_a > t_c:
+                    continue
+                fold = paths[i].copy()  # the path mirrored at the line the centre touches
+                off = fold @ n
+                off[0] -= float(self._cush_a[k] @ n) + r_i
+                fold -= (1.0 + _CUSHION_E) * off[:, None] * n[None, :]
+                for j in [j for j in left if j != i]:
+                    tj0, tj1, _ = self._window(a, j)
+                    end = tj1
+                    if self._fits_a[j] and a + 1 < self._n:
+                        end = self._T(self._next_seen(j, a)) - t_a
+                    r = r_i + float(self._radius[j])
+                    tc = first_touch(fold, paths[j], r, max(t_c, tj0), end)
+                    if tc is None or self._paired_lately(min(i, j), max(i, j), t_a,
+                                                         faint=True):
+                        continue
+                    q = 0.8 * self._quality([i, j], a)
+                    if i not in explained:
+                        if not self._cushion_recent(i, k, t_a + t_c):
+                            self._cushion_event(i, k, t_a + t_c, a,
+                                                eval_path(paths[i], t_c), q)
+                        explained.add(i)
+                        left = [m for m in left if m != i]
+                    vi, vj = eval_velocity(fold, tc), eval_velocity(paths[j], tc)
+                    striker, other = (j, i) if float(np.linalg.norm(vj)) > float(
+                        np.linalg.norm(vi)) else (i, j)
+                    p_i, p_j = eval_path(fold, tc), eval_path(paths[j], tc)
+                    nrm = (p_j - p_i) / max(float(np.linalg.norm(p_j - p_i)), 1e-9)
+                    v_n = abs(float((vi - vj) @ nrm))
+                    sigma_t = math.hypot(self.settings.noise_floor_mm, 0.5) / max(v_n, 1.0)
+                    self._last_pair_t[(min(i, j), max(i, j))] = t_a
+                    self._event(EventKind.CONTACT, t_a + tc, a,
+                                (self._ref(striker), self._ref(other)),
+                                p_i if striker == i else p_j, q, sigma_t)
+                    explained.add(j)
+                    left.remove(j)
+
+    def _strayed(self, s: int, a: int, coef: np.ndarray, t_a: float) -> bool:
+        """Whether slot ``s``'s first sighting after frame ``a`` lies off its path ``coef``
+        by more than the noise (twice ``_noise_mm``)."""
+        tt, xa = self._samples(s, a + 1, a + 1 + self.settings.lag_frames, t_a)
+        if not len(tt):
+            return False
+        off = float(np.linalg.norm(xa[0] - eval_path(coef, float(tt[0]))))
+        return off > 2.0 * self._noise_mm(s, a)
 
     def _run_into(self, k: int, m: int, paths: dict[int, np.ndarray], r_mm: float,
                   tau0: float, tc: float, tau1: float, a: int) -> bool:
@@ -2650,7 +2731,7 @@ class MotionEventDetector:
         return np.stack([p0 - v * tau0, v, np.zeros(2)])
 
     def _bounced_at_stroke(self, s: int, a: int, t_a: float, tt: np.ndarray,
-                           xa: np.ndarray, soon: np.ndarray
+                           xa: np.ndarray, soon: np.ndarray, starting: np.ndarray
                            ) -> tuple[int, float, np.ndarray, float] | None:
         """(object, time relative to frame ``a``, striker's centre, confidence) of a resting
         object a striker hit just after it was struck and came straight back from (a puck
@@ -2658,7 +2739,8 @@ class MotionEventDetector:
         time, leaves that object's touching circle, and its rest lies behind that point
         (it was driven into the object, not past it) or off that line, the path bent away
         from the object (an object that does not move: one that does is found from its
-        own start). The first observation may still be on the way in."""
+        own start). The first observation may still be on the way in. ``starting``: the
+        objects that leave rest with the striker."""
         tau0 = self._window(a, s)[0]  # back to when it was last seen at rest
         # objects at rest, and those that left rest since it was last seen at rest (the
         # striker, unseen at its stroke, hit them: a break's apex ball, which looked moved
@@ -2764,7 +2846,12 @@ class MotionEventDetector:
         went_in = (float(np.linalg.norm(xa[0] - self._rest_xy[j]))
                    < float(np.linalg.norm(self._rest_xy[s] - self._rest_xy[j]))
                    - self.settings.hand_min_mm)
-        if t_rest > tc and miss < self._radius[s] and not went_in:
+        # (but a row it lay by that starts with it took the hit: a puck set a few mm off a
+        # pawn the cushion holds, driven into it at once; after it was last seen at rest)
+        if t_rest > tc and miss < self._radius[s] and not went_in and not (
+                (starting[j] or self._passes_on(j, starting, touch, deep=True))
+                and tc > self._T(self._last_seen_frame(s, a, max(0, self._n - self._hist)))
+                - t_a):
             return None
         return j, tc, touch, 0.7
 
@@ -3983,7 +4070,7 @@ class MotionEventDetector:
         bounce = None
         if not self._shot_on and self._labels[s] in s_.striker_labels:
             # driven into an object at once and seen coming back (its path reverses)
-            bounce = self._bounced_at_stroke(s, a, t_a, tt, xa, soon)
+            bounce = self._bounced_at_stroke(s, a, t_a, tt, xa, soon, onset | soon)
             if bounce is not None:
                 ballistic, t_on = True, min(t_on, t_a + bounce[1] - 0.002)
         off_cushion = None
