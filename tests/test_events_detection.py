@@ -2960,3 +2960,24 @@ def test_puck_set_just_off_a_held_row_and_struck_into_it_hits_that_pawn():
     first = of(events, EventKind.CONTACT)[0]
     assert first.ids == (1, 15) and 0.400 < first.t_s < 0.415
     assert start and start[0].t_s <= first.t_s
+
+
+def test_thin_graze_of_two_rolling_balls_is_a_contact():
+    # pool seed 1 shot 256: ball 2 (0.8 m/s) grazes ball 1 (0.6 m/s) at 1.703 s, closing
+    # at 355 mm/s. Ball 1 hardly turns; their paths, fitted before, pass 3.5 mm apart, a
+    # near miss. But 2 leaves its path away from 1 along their line of centres, 270 mm/s
+    # faster than the noise of two fitted velocities allows: it was kicked off 1
+    hits = _contacts(POOL, "thin_graze_of_two_rolling_balls_tracks.json")
+    assert [t for ids, t, _ in hits if set(ids) == {1, 2} and t > 1.5] == pytest.approx(
+        [1.703], abs=0.01)
+
+
+def test_pawn_off_a_cushion_into_a_resting_pawn_meets_both():
+    # Novuss seed 0 shot 269: pawn 7, struck at 0.630 s, meets the left cushion at 0.681 s
+    # (3.7 m/s) and pawn 5, at rest, 16 ms later. 7's path fitted before runs on through
+    # the cushion; folded back at it, it meets 5 where 5 starts from
+    events = _recorded(NOVUSS, "pawn_off_a_cushion_into_a_resting_pawn_tracks.json")
+    bounce = [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 7 and e.t_s < 0.75]
+    assert [e.cushion for e in bounce] == ["left"] and abs(bounce[0].t_s - 0.681) < 0.015
+    hit = [e for e in of(events, EventKind.CONTACT) if set(e.ids) == {5, 7}]
+    assert len(hit) == 1 and abs(hit[0].t_s - 0.697) < 0.02 and hit[0].t_s > bounce[0].t_s
