@@ -1499,6 +1499,9 @@ class MotionEventDetector:
                     conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2)) * 0.8
                     if bounce_only and tc >= tau1 - 1e-9:
                         held_end[(i, j)] = gap
+                if i in moving_before and j in moving_before and self._drifting_pair(
+                        i, j, ci, cj, r, a, t_a, tau0, tc):
+                    continue
                 if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
                     continue
                 if bounce_only and conf < 1.0 and self._meets_cushion(i, ci, tau0,
@@ -1741,30 +1744,66 @@ class MotionEventDetector:
                 out.append((k, t_c, self._fold(s, coef, k)))
         return out
 
+    def _drifting_pair(self, i: int, j: int, ci: np.ndarray, cj: np.ndarray, r_mm: float,
+                       a: int, t_a: float, tau0: float, tc: float) -> bool:
+        """Whether movers ``i`` and ``j`` (paths ``ci``, ``cj``), both creeping (under
+        ``_CREEP_ONSET_MM_S``), touched already as the window began (within
+        ``_TOUCH_GAP_MM``), closing slower than ``_TOUCH_MIN_APPROACH_MM_S`` then, and
+        neither leaves their touch at ``tc`` faster than the noise of a fitted velocity
+        allows (``_kick_least``): a row's pawns sliding to a stop side by side, whose
+        paths' curves, fitted to the noise, bend one into the other, met nothing anyone
+        could see. (A rack's creeping pair that a push runs through leaves fast.)"""
+        d = eval_path(ci, tau0) - eval_path(cj, tau0)
+        if float(np.linalg.norm(d)) - r_mm >= _TOUCH_GAP_MM or tc <= tau0:
+            return False
+        vi, vj = eval_velocity(ci, tau0), eval_velocity(cj, tau0)
+        if max(float(np.linalg.norm(vi)), float(np.linalg.norm(vj))) >= _CREEP_ONSET_MM_S:
+            return False
+        if -float(d @ (vi - vj)) >= _TOUCH_MIN_APPROACH_MM_S * float(np.linalg.norm(d)):
+            return False
+        for k in (i, j):
+            after = self._velocity_after(k, a, t_a)
+            if after is None or float(np.linalg.norm(after)) >= self._kick_least(k, a):
+                return False
+        return True
+
+    def _velocity_after(self, s: int, a: int, t_a: float) -> np.ndarray | None:
+        """Slot ``s``'s velocity from a line through its sightings after frame ``a``
+        (from the next one that sees it where frame ``a`` still lies on its way in);
+        None where fewer than two follow."""
+        a0 = self._next_seen(s, a) if self._fits_a[s] else a
+        tt, xa = self._samples(s, a0, a0 + self.settings.lag_frames, t_a)
+        if len(tt) < 2:
+            return None
+        v: np.ndarray = fit_path(tt, xa, 1)[0][1]
+        return v
+
+    def _kick_least(self, s: int, a: int) -> float:
+        """Least change of velocity (mm/s) that stands out of the noise of two fitted
+        velocities: ``_KICK_SIGMAS`` position sigmas per frame (180 mm/s for 1 mm at
+        30 fps)."""
+        return _KICK_SIGMAS * self._sigma_of(s, a) / self._dt
+
     def _kicked_off(self, i: int, j: int, ci: np.ndarray, cj: np.ndarray, r_mm: float,
                     a: int, t_a: float, tau0: float, tau1: float) -> bool:
         """Whether mover ``i``, bent, passed mover ``j`` within its noise (``_noise_mm``)
-        of touching, closing on it (``_TOUCH_MIN_APPROACH_MM_S``), and left its path away
-        from ``j`` along their line of centres (``_TOUCH_COS``): a thin graze that hardly
-        turned ``j``, whose fitted path misses ``i``'s by a mm. The kick must stand
-        out of the noise of two fitted velocities: ``_KICK_SIGMAS`` position sigmas per
-        frame (180 mm/s for 1 mm at 30 fps; balls rolling by each other after a break
-        brush at 100)."""
+        of touching, closing on it (``_TOUCH_MIN_APPROACH_MM_S``), and was kicked off its
+        path (by ``_kick_least`` or more) away from ``j`` along their line of centres
+        (``_TOUCH_COS``): a thin graze that hardly turned ``j``, whose fitted path misses
+        ``i``'s by a mm. (Balls rolling by each other after a break brush at 100 mm/s.)"""
         tc, dmin = closest_approach(ci, cj, tau0, tau1)
         if dmin - r_mm > self._noise_mm(i, a):
             return False
-        a0 = self._next_seen(i, a) if self._fits_a[i] else a
-        tt, xa = self._samples(i, a0, a0 + self.settings.lag_frames, t_a)
-        if len(tt) < 2:
+        after = self._velocity_after(i, a, t_a)
+        if after is None:
             return False
         nrm = eval_path(ci, tc) - eval_path(cj, tc)
         nrm /= max(float(np.linalg.norm(nrm)), 1e-9)
         tau_in = tc - 0.5 * self._dt  # (the approach just before: at the nearest it is nil)
         closing = float((eval_velocity(cj, tau_in) - eval_velocity(ci, tau_in)) @ nrm)
-        kick = eval_velocity(fit_path(tt, xa, 1)[0], tc) - eval_velocity(ci, tc)
+        kick = after - eval_velocity(ci, tc)
         size = float(np.linalg.norm(kick))
-        least = _KICK_SIGMAS * self._sigma_of(i, a) / self._dt
-        return (closing >= _TOUCH_MIN_APPROACH_MM_S and size >= least
+        return (closing >= _TOUCH_MIN_APPROACH_MM_S and size >= self._kick_least(i, a)
                 and float(kick @ nrm) > _TOUCH_COS * size)
 
     def _strayed(self, s: int, a: int, coef: np.ndarray, t_a: float) -> bool:
