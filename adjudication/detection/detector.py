@@ -1658,8 +1658,64 @@ class MotionEventDetector:
                 elif hit is not None and self._cushion_after_contact(i, a, hit, t_a):
                     explained.add(i)
         self._hits_after_bounce(a, triggers, paths, bend, explained, moving_before, t_a)
+        self._moving_cradle(a, tau0, paths, bend, explained, moving_before, t_a)
         self._kicks.update(kicked)
         return explained
+
+    def _moving_cradle(self, a: int, tau0: float, paths: dict[int, np.ndarray],
+                       bend: np.ndarray, explained: set[int], moving_before: set[int],
+                       t_a: float) -> None:
+        """A mover's bend left unexplained where a chain of creeping movers that touch,
+        or nearly (``contact_gate_mm``: a cluster still settling after a break), links it
+        to one struck in this window: the hit went on through the chain (one struck
+        across a gap and stopped by the next hardly shows), each link a contact at that
+        hit. The bent
+        one must leave faster than the noise allows (``_kick_least``), away from its
+        neighbour in the chain along their line of centres (``_PUSH_COS``)."""
+        left = {j for j in paths if j in moving_before and j not in explained and (
+            bend[j] or self._strayed(j, a, paths[j], t_a))}
+        if not left:
+            return
+        roots = [(k, t_k - t_a) for k in moving_before
+                 if k in paths and tau0 <= (t_k := self._contact_t.get(k, -math.inf)) - t_a
+                 <= 0.0]
+        for root, tau_h in roots:
+            def at(x: int, tau: float = tau_h) -> np.ndarray:
+                return eval_path(paths[x], tau)
+
+            creeping = [x for x in paths if x in moving_before and x != root and float(
+                np.linalg.norm(eval_velocity(paths[x], tau_h))) < _CREEP_ONSET_MM_S]
+            parent = {root: root}
+            queue = [root]
+            while queue:
+                x = queue.pop(0)
+                for y in creeping:
+                    if y in parent:
+                        continue
+                    gap = float(np.linalg.norm(at(x) - at(y)) - self._radius[x] - self._radius[y])
+                    if gap < self.settings.contact_gate_mm:
+                        parent[y] = x
+                        queue.append(y)
+            for j in [j for j in parent if j in left]:
+                after = self._velocity_after(j, a, t_a)
+                if after is None:
+                    continue
+                kick = after - eval_velocity(paths[j], tau_h)
+                size = float(np.linalg.norm(kick))
+                on = at(j) - at(parent[j])
+                if size < self._kick_least(j, a) or float(kick @ on) < _PUSH_COS * size * float(
+                        np.linalg.norm(on)):
+                    continue
+                chain = [j]
+                while chain[-1] != root:
+                    chain.append(parent[chain[-1]])
+                for y, x in zip(chain[:-1], chain[1:], strict=True):
+                    if self._claim_pair(x, y, t_a):
+                        self._event(EventKind.CONTACT, t_a + tau_h, a,
+                                    (self._ref(x), self._ref(y)), at(x),
+                                    0.56 * self._quality([x, y], a), 0.005)
+                    explained.add(y)
+                left.discard(j)
 
     def _hits_after_bounce(self, a: int, triggers: list[int], paths: dict[int, np.ndarray],
                            bend: np.ndarray, explained: set[int], moving_before: set[int],
