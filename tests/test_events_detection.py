@@ -3004,3 +3004,15 @@ def test_hit_through_a_settling_cluster_goes_on_down_the_chain():
     assert abs(found[frozenset((1, 3))] - 1.288) < 0.01
     assert abs(found[frozenset((3, 5))] - 1.290) < 0.02
     assert abs(found[frozenset((5, 8))] - 1.306) < 0.03
+
+
+def test_push_down_a_row_with_small_gaps_goes_through_each_pawn():
+    # Novuss seed 3 shot 8: pawns strike each other down a row along cushion a, gaps of a
+    # few mm between them. 12 hits 11 at 1.126 s; 11 moves 5 mm, too little to show a
+    # start, and hits 10 at 1.144 s. 10's start is found first; 12, the mover nearest,
+    # stopped 35 mm short of it, with 11 between: 12 hit 11, which hit 10
+    hits = _contacts(NOVUSS, "push_through_a_row_with_small_gaps_tracks.json")
+    pairs = {frozenset(ids): t for ids, t, _ in hits if 1.1 < t < 1.2}
+    assert abs(pairs[frozenset((11, 12))] - 1.126) < 0.03
+    assert abs(pairs[frozenset((10, 11))] - 1.144) < 0.03
+    assert frozenset((10, 12)) not in pairs

@@ -3555,10 +3555,51 @@ class MotionEventDetector:
             if not self._cushion_recent(j, k, t_a + t_c):
                 self._cushion_event(j, k, t_a + t_c, a, eval_path(cj, t_c),
                                     0.8 * self._quality([j], a))
+        between = None
+        if self._labels[j] not in self.settings.striker_labels and (
+                t_on - float(self._t_start[j]) < _RECENT_START_S):
+            between = self._through(j, s, where)
+        if between is not None and self._claim_pair(j, between, t_a):
+            # (the mover, run on to touch it, lies over a resting object between them:
+            # it hit that one, which passed the hit on and hardly moved)
+            conf = min(conf, 0.45)
+            self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(between)),
+                        where, conf, 0.005)
+            j = between
+            where = self._rest_xy[between]
         self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(s)), where, conf,
                     0.005)
         self._pressed_cushion(s, self._rest_xy[s] - where, t_on, a)
         return True
+
+    def _through(self, j: int, s: int, where: np.ndarray) -> int | None:
+        """A resting object between mover ``j`` (centred at ``where`` when it struck) and
+        resting slot ``s``, which ``j`` did not reach itself (a gap of ``_TOUCH_GAP_MM``
+        or more): within ``contact_gate_mm`` of touching both, nearer ``s``, on the way
+        from ``j`` to ``s`` (``_PUSH_COS``). ``j`` hit it, and it passed the hit on and
+        hardly moved (a pawn of a row with small gaps, pushed 5 mm, shows no start).
+        None if there is none. (Asked of object balls and pawns just set going, a hit
+        passed down a row: not of a striker at its stroke, nor of a rack's neighbour
+        still creeping from the break.)"""
+        gate = self.settings.contact_gate_mm
+        to_s = self._rest_xy[s] - where
+        d_s = float(np.linalg.norm(to_s))
+        if d_s - float(self._radius[j] + self._radius[s]) < _TOUCH_GAP_MM:
+            return None
+        rest = (self._mode == _REST).nonzero()[0]
+        rest = rest[(rest != s) & (rest != j)]
+        if not len(rest):
+            return None
+        to_k = self._rest_xy[rest] - where
+        d_k = np.linalg.norm(to_k, axis=1)
+        k_s = np.linalg.norm(self._rest_xy[rest] - self._rest_xy[s], axis=1)
+        gap_jk = d_k - self._radius[rest] - self._radius[j]
+        gap_ks = k_s - self._radius[rest] - self._radius[s]
+        on_way = (to_k @ to_s) > _PUSH_COS * d_k * d_s
+        ok = (gap_jk < gate) & (gap_ks < gate) & (k_s < d_s) & on_way
+        if not np.any(ok):
+            return None
+        return int(rest[ok][np.argmin((gap_jk + gap_ks)[ok])])
 
     def _struck_by_late(self, a: int, t_a: float, paths: dict[int, np.ndarray],
                         started: set[int], onset: np.ndarray) -> None:
