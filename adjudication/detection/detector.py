@@ -1586,7 +1586,7 @@ class MotionEventDetector:
             dvec = eval_path(paths[other], c.tc) - p_s
             nrm = dvec / max(float(np.linalg.norm(dvec)), 1e-9)
             v_n = abs(float((vi - vj) @ nrm))
-            sigma_t = math.hypot(s_.noise_floor_mm, 0.5) / max(v_n, 1.0)
+            sigma_t = self._touch_sigma_t(v_n)
             conf = c.conf * (0.7 if v_n < 30.0 else 1.0) * self._quality([c.i, c.j], a)
             if other not in moving_before and self._at_junction(striker, other, p_s):
                 conf = min(conf, 0.45)  # which of the two it met first: for review
@@ -1669,16 +1669,16 @@ class MotionEventDetector:
         or nearly (``contact_gate_mm``: a cluster still settling after a break), links it
         to one struck in this window: the hit went on through the chain (one struck
         across a gap and stopped by the next hardly shows), each link a contact at that
-        hit. The bent
-        one must leave faster than the noise allows (``_kick_least``), away from its
-        neighbour in the chain along their line of centres (``_PUSH_COS``)."""
-        left = {j for j in paths if j in moving_before and j not in explained and (
-            bend[j] or self._strayed(j, a, paths[j], t_a))}
-        if not left:
-            return
+        hit. The bent one must leave faster than the noise allows (``_kick_least``), away
+        from its neighbour in the chain along their line of centres (``_PUSH_COS``)."""
         roots = [(k, t_k - t_a) for k in moving_before
                  if k in paths and tau0 <= (t_k := self._contact_t.get(k, -math.inf)) - t_a
                  <= 0.0]
+        if not roots:
+            return
+        left = set(self._unexplained_movers(a, t_a, paths, bend, explained, moving_before))
+        if not left:
+            return
         for root, tau_h in roots:
             def at(x: int, tau: float = tau_h) -> np.ndarray:
                 return eval_path(paths[x], tau)
@@ -1727,12 +1727,7 @@ class MotionEventDetector:
         speed times ``_CUSHION_E``), it meets it. A bent mover left unexplained itself
         whose path meets a cushion, folded there, meets another: both (that contact turned
         it back into the cushion, so the motion after hid the bounce)."""
-        # (the other's bend may be flagged a frame later: then its next sighting lies off
-        # the path it came on)
-        left = [j for j in paths if j in moving_before and j not in explained and (
-            bend[j] or self._strayed(j, a, paths[j], t_a))]
-        if not left:
-            return
+        left: list[int] | None = None  # (asked once a bounce needs them)
         for i in [i for i in triggers if i in paths and i in moving_before and bend[i]]:
             tau0, tau1, _ = self._window(a, i)
             r_i = float(self._radius[i])
@@ -1745,6 +1740,9 @@ class MotionEventDetector:
             for k, t_c, fold in bounces:
                 if self._contact_t.get(i, -math.inf) - t_a > t_c:
                     continue
+                if left is None:
+                    left = self._unexplained_movers(a, t_a, paths, bend, explained,
+                                                    moving_before)
                 for j in [j for j in left if j != i]:
                     tj0, tj1, _ = self._window(a, j)
                     end = tj1
@@ -1768,13 +1766,26 @@ class MotionEventDetector:
                     p_i, p_j = eval_path(fold, tc), eval_path(paths[j], tc)
                     nrm = (p_j - p_i) / max(float(np.linalg.norm(p_j - p_i)), 1e-9)
                     v_n = abs(float((vi - vj) @ nrm))
-                    sigma_t = math.hypot(self.settings.noise_floor_mm, 0.5) / max(v_n, 1.0)
+                    sigma_t = self._touch_sigma_t(v_n)
                     self._last_pair_t[(min(i, j), max(i, j))] = t_a
                     self._event(EventKind.CONTACT, t_a + tc, a,
                                 (self._ref(striker), self._ref(other)),
                                 p_i if striker == i else p_j, q, sigma_t)
                     explained.add(j)
                     left.remove(j)
+
+    def _touch_sigma_t(self, v_n: float) -> float:
+        """Doubt (s) of a contact time from fitted paths closing at ``v_n`` mm/s: the
+        position noise (and half a mm of the touch's own) over that speed."""
+        return math.hypot(self.settings.noise_floor_mm, 0.5) / max(v_n, 1.0)
+
+    def _unexplained_movers(self, a: int, t_a: float, paths: dict[int, np.ndarray],
+                            bend: np.ndarray, explained: set[int], moving_before: set[int]
+                            ) -> list[int]:
+        """Movers whose bend this frame nothing explains yet, or whose bend shows a frame
+        later: their next sighting lies off the path they came on (``_strayed``)."""
+        return [j for j in paths if j in moving_before and j not in explained and (
+            bend[j] or self._strayed(j, a, paths[j], t_a))]
 
     def _fold(self, s: int, coef: np.ndarray, k: int) -> np.ndarray:
         """Slot ``s``'s path ``coef`` folded back at cushion ``k``'s touching line (its
@@ -2346,28 +2357,22 @@ class MotionEventDetector:
             self._radius[rest] + self._radius[striker])[None]
         return bool(np.any(gap < -0.5 * self._sigma_of(striker, a)))
 
-    def _resting_against(self, s: int) -> np.ndarray:
+    def _resting_against(self, s: int, t_a: float | None = None) -> np.ndarray:
         """Resting slots, other than ``s``, that touch slot ``s`` where it rests (within
-        ``_TOUCH_GAP_MM``)."""
-        rest = (self._mode == _REST).nonzero()[0]
+        ``_TOUCH_GAP_MM``); with frame time ``t_a``, also those that left rest lately
+        (``_RECENT_HIT_S``), where they rested: the pack a hit runs through."""
+        near = self._mode == _REST
+        if t_a is not None:
+            near |= (self._mode == _MOVING) & (t_a - np.nan_to_num(
+                self._t_start, nan=-np.inf) < _RECENT_HIT_S)
+        rest = near.nonzero()[0]
         rest = rest[rest != s]
-        gap = np.linalg.norm(self._rest_xy[rest] - self._rest_xy[s], axis=1) - (
+        xy = np.where((self._mode[rest] == _REST)[:, None], self._rest_xy[rest],
+                      self._start_xy[rest])
+        gap = np.linalg.norm(xy - self._rest_xy[s], axis=1) - (
             self._radius[rest] + self._radius[s])
         out: np.ndarray = rest[gap < _TOUCH_GAP_MM]
         return out
-
-    def _packed(self, s: int, t_a: float) -> bool:
-        """Whether slot ``s`` rests touching another object, at rest or where it rested
-        before leaving lately (``_RECENT_HIT_S``): a pack a hit runs through."""
-        lately = (self._mode == _MOVING) & (t_a - np.nan_to_num(
-            self._t_start, nan=-np.inf) < _RECENT_HIT_S)
-        near = ((self._mode == _REST) | lately).nonzero()[0]
-        near = near[near != s]
-        xy = np.where((self._mode[near] == _REST)[:, None], self._rest_xy[near],
-                      self._start_xy[near])
-        gap = np.linalg.norm(xy - self._rest_xy[s], axis=1) - (
-            self._radius[near] + self._radius[s])
-        return bool(np.any(gap < _TOUCH_GAP_MM))
 
     def _start_doubt(self, s: int, a: int, coef: np.ndarray, tau: float) -> float:
         """How early (s) slot ``s``'s path, fitted after it left rest, may still reach:
@@ -4148,7 +4153,7 @@ class MotionEventDetector:
         tt, xa = self._samples(s, k if off else a, a + self.settings.lag_frames, t_a)
         tc = onset_time(tt, xa, self._rest_xy[s], tau0 - self._dt, tau1)
         back = min(_CREEP_BACK_FRAMES, int(self._rest_n[s]))
-        if back >= 3 and not off and not self._packed(s, t_a):
+        if back >= 3 and not off and not len(self._resting_against(s, t_a)):
             # (a creep shows its onset frames after it began, its first mm below the
             # noise: the sightings at rest before and moving after, all together, time it;
             # one in a pack is timed by the hit the pack passed on)
