@@ -3016,3 +3016,46 @@ def test_push_down_a_row_with_small_gaps_goes_through_each_pawn():
     assert abs(pairs[frozenset((11, 12))] - 1.126) < 0.03
     assert abs(pairs[frozenset((10, 11))] - 1.144) < 0.03
     assert frozenset((10, 12)) not in pairs
+
+
+def test_rack_ball_seen_creeping_off_late_was_pushed_at_the_break_not_by_its_neighbour():
+    # pool seed 0 shot 230: the break's push through the rack leaves ball 10 creeping at
+    # 20 mm/s (7 pushed it at 0.595 s); it is seen leaving only at 0.767 s, a sixth of a
+    # second on. Ball 9 beside it creeps too, but 9 never struck 10: the push started it
+    hits = _contacts(POOL, "rack_ball_creeping_off_late_after_the_break_tracks.json")
+    assert [(ids, round(t, 3)) for ids, t, _ in hits if 10 in ids and t > 0.65] == []
+    assert any(10 in ids and abs(t - 0.595) < 0.01 for ids, t, _ in hits)
+
+
+def test_rack_balls_creeping_apart_never_strike_each_other_again():
+    # pool seed 0 shot 280: the break's push leaves balls 3 and 6 creeping apart at 40
+    # to 60 mm/s (0.7 s). Curves fitted to their noisy sightings meet at 0.816 s; lines
+    # through their sightings since they left show them never closing: no second contact
+    hits = _contacts(POOL, "rack_balls_creeping_apart_after_the_break_tracks.json")
+    pair = sorted(round(t, 3) for ids, t, _ in hits if set(ids) == {3, 6})
+    assert len(pair) == 1 and abs(pair[0] - 0.699) < 0.01, pair
+
+
+def test_rack_ball_creeping_off_after_all_else_left_rest_was_pushed_at_the_break():
+    # pool seed 1 shot 10: the break's push leaves ball 4 creeping at 25 mm/s (2 pushed
+    # it at 0.630 s); it is seen leaving at 0.833 s, when no other ball rests. Ball 2,
+    # rolling by 9 mm off it then, never touched it
+    hits = _contacts(POOL, "rack_ball_creeping_off_when_the_rest_all_move_tracks.json")
+    assert sorted(round(t, 3) for ids, t, _ in hits if set(ids) == {2, 4}) == [0.63]
+
+
+def test_push_to_a_late_creeper_is_reported_once():
+    # pool seed 4 shot 115: 8 pushes 13 in the break at 0.605 s, reported with the pack's
+    # push; 13 creeps off, seen leaving at 0.767 s, started by that same push
+    hits = _contacts(POOL, "rack_push_and_its_late_creeper_tracks.json")
+    assert [round(t, 3) for ids, t, _ in hits if set(ids) == {8, 13}] == [0.605]
+
+
+def test_puck_along_a_row_meets_its_first_pawn_first():
+    # Novuss seed 3 shot 124: the puck, struck at 0.403 s, slides along the row the cushion
+    # holds and meets pawn 11 at 0.520 s, then 12 at 0.531 s. Its path in, fitted with
+    # the two sightings at rest before the stroke, bent into 12 a frame early: 11 was
+    # dropped for 12. Fitted from its stroke on, it meets 11 first
+    hits = _contacts(NOVUSS, "puck_along_a_row_meets_two_pawns_in_turn_tracks.json")
+    first = min((t, ids) for ids, t, _ in hits if 1 in ids)
+    assert first[1] == (1, 11) and abs(first[0] - 0.520) < 0.005

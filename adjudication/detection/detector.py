@@ -190,6 +190,11 @@ _PUSH_FAINT_MM_S = 15.0
 #: ... a member a push reached that leaves slower than this (mm/s) creeps off, its onset
 #: seen frames late: the push started it.
 _PACK_CREEP_MM_S = 150.0
+#: ... and one of those is seen leaving up to _CREEP_LATE_S after that hit: at 20 mm/s it
+#: takes a fifth of a second to creep out of the noise at rest
+_CREEP_LATE_S = 0.3
+#: Two creepers are judged closing or not over their last _APART_FRAMES frames
+_APART_FRAMES = 8
 #: ... the pack's objects resting closer than this (mm, edge to edge) set exactly touching
 #: first (their rest positions' noise turns the lines of centres), in this many rounds.
 _SNAP_GAP_MM = 1.5
@@ -480,6 +485,7 @@ class MotionEventDetector:
         self._carry = np.zeros(0, dtype=bool)
         self._orphan = np.zeros(0, dtype=bool)  # left rest this shot, no cause found yet
         self._t_start = np.zeros(0)  # when the current segment left rest (nan: it did not)
+        self._left_t = np.zeros(0)  # when it last left rest, bends or not (nan: never)
         self._came_dir = np.zeros((0, 2))  # unit direction it came to rest along (0: none)
         self._rest_shot = np.zeros(0, dtype=int)  # the shot it came to rest in (0: none)
         self._start_xy = np.zeros((0, 2))
@@ -543,6 +549,7 @@ class MotionEventDetector:
         self._carry = np.append(self._carry, False)
         self._orphan = np.append(self._orphan, False)
         self._t_start = np.append(self._t_start, np.nan)
+        self._left_t = np.append(self._left_t, np.nan)
         self._came_dir = np.concatenate([self._came_dir, np.zeros((1, 2))])
         self._rest_shot = np.append(self._rest_shot, 0)
         self._start_xy = np.concatenate([self._start_xy, np.zeros((1, 2))])
@@ -980,6 +987,7 @@ class MotionEventDetector:
         for s in started_now.tolist():
             self._mode[s] = _MOVING
             self._seg0[s] = a
+            self._left_t[s] = self._t_start[s]
         for s in bend.nonzero()[0].tolist():
             self._seg0[s] = a + 1 if s in self._bent_late else a
             self._t_start[s] = np.nan
@@ -1502,6 +1510,8 @@ class MotionEventDetector:
                 if i in moving_before and j in moving_before and self._drifting_pair(
                         i, j, ci, cj, r, a, t_a, tau0, tc):
                     continue
+                if self._shot_on and self._creeping_apart(i, j, a, t_a, tc):
+                    continue
                 if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
                     continue
                 if bounce_only and conf < 1.0 and self._meets_cushion(i, ci, tau0,
@@ -1833,6 +1843,34 @@ class MotionEventDetector:
             if after is None or float(np.linalg.norm(after)) >= self._kick_least(k, a):
                 return False
         return True
+
+    def _creeping_apart(self, i: int, j: int, a: int, t_a: float, tc: float) -> bool:
+        """Whether objects ``i`` and ``j``, both creeping (under ``_CREEP_ONSET_MM_S``) or at
+        rest over the ``_APART_FRAMES`` frames up to their touch at ``tc`` (since each left
+        rest or was last in a contact reported), steadily, did not close on each other at
+        ``_TOUCH_MIN_APPROACH_MM_S`` or more then (lines through their sightings): paths
+        fitted to the noise that meet are no contact between two rack balls creeping
+        apart after the break."""
+        lines = []
+        for k in (i, j):
+            tt, xa = self._samples(k, a - _APART_FRAMES, a, t_a)
+            # (since it left rest, or its last contact reported: one struck just now, or
+            # at its stroke, goes its way after)
+            since = max(self._contact_t.get(k, -math.inf),
+                        float(np.nan_to_num(self._t_start[k], nan=-np.inf)))
+            keep = (tt < tc + 0.6 * self._dt) & (tt > since - t_a)
+            tt, xa = tt[keep], xa[keep]
+            if len(tt) < 3:
+                return False
+            line, _ = fit_path(tt, xa, 1)
+            if float(np.linalg.norm(line[1])) >= _CREEP_ONSET_MM_S or float(np.max(
+                    np.linalg.norm(xa - eval_path(line, tt), axis=1))) > 3.0 * self._sigma_of(
+                    k, a):
+                return False  # (not a steady creep: one struck lately jumps off the line)
+            lines.append(line)
+        d = lines[0][0] - lines[1][0]
+        closing = -float(d @ (lines[0][1] - lines[1][1])) / max(float(np.linalg.norm(d)), 1e-9)
+        return closing < _TOUCH_MIN_APPROACH_MM_S
 
     def _velocity_after(self, s: int, a: int, t_a: float) -> np.ndarray | None:
         """Slot ``s``'s velocity from a line through its sightings after frame ``a``
@@ -2183,15 +2221,15 @@ class MotionEventDetector:
         if not waiting:
             return
         rest = np.concatenate([(self._mode == _REST).nonzero()[0], recent])
-        if len(rest) < 2:
-            return
         xy = np.where((self._mode[rest] == _REST)[:, None], self._rest_xy[rest],
                       self._start_xy[rest])
-        touch = self._touching(rest, xy)
         pos = {int(s): k for k, s in enumerate(rest.tolist())}
-        if self._shot_on:
+        if self._shot_on:  # (the pack it crept from may all be moving by now)
             self._crept_off(waiting, explained, a, t_a, xy, pos)
             waiting = [s for s in waiting if s not in explained]
+        if len(rest) < 2:
+            return
+        touch = self._touching(rest, xy)
         faint: set[tuple[int, int]] = set()  # pairs a pack's fit met, too slowly to report
         grew = True
         while grew and waiting:
@@ -2268,14 +2306,15 @@ class MotionEventDetector:
         for s in waiting:
             for pack in self._packs:
                 t_on = pack.t_s
-                if s not in pack.creepers or not 0.0 <= t_a - t_on < _RECENT_HIT_S:
+                if s not in pack.creepers or not 0.0 <= t_a - t_on < _CREEP_LATE_S:
                     continue
                 pushes = pack.pushes
                 mine = [p for p in pushes if s in p and p[0] in pos and p[1] in pos]
                 if mine:  # (its strongest: a creeper's slow pushes on are less sure)
                     pair = max(mine, key=lambda p: pushes[p])
                     x, y = (pair[1], s) if pair[0] == s else (pair[0], s)
-                    if pushes[pair] >= _PUSH_MIN_MM_S:
+                    if pushes[pair] >= _PUSH_MIN_MM_S and self._last_pair_t.get(
+                            pair, -math.inf) < t_on:  # (not reported with the pack's push)
                         self._report_push(x, y, t_on, a, t_a, xy[pos[x]])
                     # (as a root it passes on what the fit says, not any way)
                     self._note_hit(s, t_on, xy[pos[x]])
@@ -2464,6 +2503,14 @@ class MotionEventDetector:
         the hit or ``_JUNCTION_LATE_S`` after, or passing within its noise of it. None
         when it passed clear."""
         tt, xa = self._samples(j, a - 6, a, t_a)
+        # (its sightings since it left rest, from where it rested, where it was seen
+        # moving twice before the hit: a stroke's puck lay still just before)
+        left = float(self._left_t[j]) - t_a
+        if math.isfinite(left) and np.any(tt <= left) and np.count_nonzero(
+                (tt > left) & (tt < hit.t_s - t_a)) >= 2:
+            moved = tt > left
+            tt = np.concatenate([[left], tt[moved]])
+            xa = np.vstack([self._start_xy[j][None], xa[moved]])
         before = tt < hit.t_s - t_a
         n = int(np.count_nonzero(before))
         r = float(self._radius[j] + self._radius[k])
