@@ -2299,29 +2299,37 @@ class MotionEventDetector:
 
     def _crept_off(self, waiting: list[int], explained: set[int], a: int, t_a: float,
                    xy: np.ndarray, pos: dict[int, int]) -> None:
-        """Explain the starts in ``waiting`` that a pack's fit of the last
-        ``_RECENT_HIT_S`` (``_pack_impulses``) pushed into a creep: seen leaving frames
-        late, each was started at that hit, by the strongest push the fit gave it
-        (reported, timed at the hit); as a root it passes on only what the fit says."""
+        """Explain the starts in ``waiting`` that a pack's fit of the last ``_CREEP_LATE_S``
+        (``_pack_impulses``) pushed into a creep, or that were in that pack and creep off
+        now (a push the fit found too faint): seen leaving frames late, each was started
+        at that hit, by the strongest push the fit gave it (reported, timed at the hit,
+        unless it was then); as a root it passes on only what the fit says."""
         for s in waiting:
             for pack in self._packs:
                 t_on = pack.t_s
-                if s not in pack.creepers or not 0.0 <= t_a - t_on < _CREEP_LATE_S:
+                if not 0.0 <= t_a - t_on < _CREEP_LATE_S or s not in pack.creepers and not (
+                        s in pack.members and self._creeps_off(s, a, t_a)):
                     continue
                 pushes = pack.pushes
-                mine = [p for p in pushes if s in p and p[0] in pos and p[1] in pos]
+                mine = [p for p in pushes if s in p and pushes[p] >= _PUSH_FAINT_MM_S]
                 if mine:  # (its strongest: a creeper's slow pushes on are less sure)
                     pair = max(mine, key=lambda p: pushes[p])
                     x, y = (pair[1], s) if pair[0] == s else (pair[0], s)
-                    if pushes[pair] >= _PUSH_MIN_MM_S and self._last_pair_t.get(
-                            pair, -math.inf) < t_on:  # (not reported with the pack's push)
-                        self._report_push(x, y, t_on, a, t_a, xy[pos[x]])
+                    at = xy[pos[x]] if x in pos else self._start_xy[x]
+                    if self._last_pair_t.get(pair, -math.inf) < t_on:  # (not reported
+                        self._report_push(x, y, t_on, a, t_a, at)  # with the pack's push)
                     # (as a root it passes on what the fit says, not any way)
-                    self._note_hit(s, t_on, xy[pos[x]])
+                    self._note_hit(s, t_on, at)
                 self._t_start[s] = t_on  # (a creeper's own onset, run back, is noise)
                 self._orphan[s] = False
                 explained.add(s)
                 break
+
+    def _creeps_off(self, s: int, a: int, t_a: float) -> bool:
+        """Whether slot ``s``, starting now, leaves its rest slower than
+        ``_PACK_CREEP_MM_S``: a creep a push left it with, not a fresh hit."""
+        v = self._velocity_after(s, a - 1, t_a)
+        return v is not None and float(np.linalg.norm(v)) < _PACK_CREEP_MM_S
 
     def _report_push(self, x: int, y: int, t_on: float, a: int, t_a: float,
                      at: np.ndarray) -> bool:
