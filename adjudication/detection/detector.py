@@ -1845,12 +1845,12 @@ class MotionEventDetector:
         return True
 
     def _creeping_apart(self, i: int, j: int, a: int, t_a: float, tc: float) -> bool:
-        """Whether objects ``i`` and ``j``, both creeping (under ``_CREEP_ONSET_MM_S``) or at
-        rest over the ``_APART_FRAMES`` frames up to their touch at ``tc`` (since each left
-        rest or was last in a contact reported), steadily, did not close on each other at
-        ``_TOUCH_MIN_APPROACH_MM_S`` or more then (lines through their sightings): paths
-        fitted to the noise that meet are no contact between two rack balls creeping
-        apart after the break."""
+        """Whether objects ``i`` and ``j``, moving steadily over the ``_APART_FRAMES`` frames
+        up to their touch at ``tc`` (since each left rest or was last in a contact
+        reported; lines through their sightings), each relative to the other creeping
+        (under ``_CREEP_ONSET_MM_S``), did not close on each other at
+        ``_TOUCH_MIN_APPROACH_MM_S`` or more then: paths fitted to the noise that meet are
+        no contact between two rack balls creeping or rolling apart after the break."""
         lines = []
         for k in (i, j):
             tt, xa = self._samples(k, a - _APART_FRAMES, a, t_a)
@@ -1863,14 +1863,16 @@ class MotionEventDetector:
             if len(tt) < 3:
                 return False
             line, _ = fit_path(tt, xa, 1)
-            if float(np.linalg.norm(line[1])) >= _CREEP_ONSET_MM_S or float(np.max(
+            if float(np.max(
                     np.linalg.norm(xa - eval_path(line, tt), axis=1))) > 3.0 * self._sigma_of(
                     k, a):
                 return False  # (not a steady creep: one struck lately jumps off the line)
             lines.append(line)
         d = lines[0][0] - lines[1][0]
-        closing = -float(d @ (lines[0][1] - lines[1][1])) / max(float(np.linalg.norm(d)), 1e-9)
-        return closing < _TOUCH_MIN_APPROACH_MM_S
+        v = lines[0][1] - lines[1][1]
+        if float(np.linalg.norm(v)) >= _CREEP_ONSET_MM_S:
+            return False
+        return -float(d @ v) / max(float(np.linalg.norm(d)), 1e-9) < _TOUCH_MIN_APPROACH_MM_S
 
     def _velocity_after(self, s: int, a: int, t_a: float) -> np.ndarray | None:
         """Slot ``s``'s velocity from a line through its sightings after frame ``a``
