@@ -193,7 +193,8 @@ _PACK_CREEP_MM_S = 150.0
 #: ... and one of those is seen leaving up to _CREEP_LATE_S after that hit: at 20 mm/s it
 #: takes a fifth of a second to creep out of the noise at rest
 _CREEP_LATE_S = 0.3
-#: Two creepers are judged closing or not over their last _APART_FRAMES frames
+#: Whether two objects moving steadily closed on each other is judged over their last
+#: _APART_FRAMES frames (``_creeping_apart``)
 _APART_FRAMES = 8
 #: ... the pack's objects resting closer than this (mm, edge to edge) set exactly touching
 #: first (their rest positions' noise turns the lines of centres), in this many rounds.
@@ -1863,10 +1864,9 @@ class MotionEventDetector:
             if len(tt) < 3:
                 return False
             line, _ = fit_path(tt, xa, 1)
-            if float(np.max(
-                    np.linalg.norm(xa - eval_path(line, tt), axis=1))) > 3.0 * self._sigma_of(
-                    k, a):
-                return False  # (not a steady creep: one struck lately jumps off the line)
+            off = np.linalg.norm(xa - eval_path(line, tt), axis=1)
+            if float(off.max()) > 3.0 * self._sigma_of(k, a):
+                return False  # (not steady: one struck lately jumps off the line)
             lines.append(line)
         d = lines[0][0] - lines[1][0]
         v = lines[0][1] - lines[1][1]
