@@ -2222,16 +2222,15 @@ class MotionEventDetector:
         waiting = [s for s in waiting if s not in explained]
         if not waiting:
             return
-        rest = np.concatenate([(self._mode == _REST).nonzero()[0], recent])
-        xy = np.where((self._mode[rest] == _REST)[:, None], self._rest_xy[rest],
-                      self._start_xy[rest])
-        pos = {int(s): k for k, s in enumerate(rest.tolist())}
         if self._shot_on:  # (the pack it crept from may all be moving by now)
-            self._crept_off(waiting, explained, a, t_a, xy, pos)
+            self._crept_off(waiting, explained, a, t_a)
             waiting = [s for s in waiting if s not in explained]
+        rest = np.concatenate([(self._mode == _REST).nonzero()[0], recent])
         if len(rest) < 2:
             return
+        xy = self._rested_xy(rest)
         touch = self._touching(rest, xy)
+        pos = {int(s): k for k, s in enumerate(rest.tolist())}
         faint: set[tuple[int, int]] = set()  # pairs a pack's fit met, too slowly to report
         grew = True
         while grew and waiting:
@@ -2299,8 +2298,8 @@ class MotionEventDetector:
         for pair in faint:
             self._faint[pair] = t_a
 
-    def _crept_off(self, waiting: list[int], explained: set[int], a: int, t_a: float,
-                   xy: np.ndarray, pos: dict[int, int]) -> None:
+    def _crept_off(self, waiting: list[int], explained: set[int], a: int, t_a: float
+                   ) -> None:
         """Explain the starts in ``waiting`` that a pack's fit of the last ``_CREEP_LATE_S``
         (``_pack_impulses``) pushed into a creep, or that were in that pack and creep off
         now (a push the fit found too faint): seen leaving frames late, each was started
@@ -2317,7 +2316,7 @@ class MotionEventDetector:
                 if mine:  # (its strongest: a creeper's slow pushes on are less sure)
                     pair = max(mine, key=lambda p: pushes[p])
                     x, y = (pair[1], s) if pair[0] == s else (pair[0], s)
-                    at = xy[pos[x]] if x in pos else self._start_xy[x]
+                    at = self._rested_xy(x)
                     if self._last_pair_t.get(pair, -math.inf) < t_on:  # (not reported
                         self._report_push(x, y, t_on, a, t_a, at)  # with the pack's push)
                     # (as a root it passes on what the fit says, not any way)
@@ -2406,6 +2405,13 @@ class MotionEventDetector:
             self._radius[rest] + self._radius[striker])[None]
         return bool(np.any(gap < -0.5 * self._sigma_of(striker, a)))
 
+    def _rested_xy(self, slots: np.ndarray | int) -> np.ndarray:
+        """Where ``slots`` rest, or, those that left rest, where they rested before."""
+        still = self._mode[slots] == _REST
+        out: np.ndarray = np.where(np.asarray(still)[..., None], self._rest_xy[slots],
+                                   self._start_xy[slots])
+        return out
+
     def _resting_against(self, s: int, t_a: float | None = None) -> np.ndarray:
         """Resting slots, other than ``s``, that touch slot ``s`` where it rests (within
         ``_TOUCH_GAP_MM``); with frame time ``t_a``, also those that left rest lately
@@ -2416,9 +2422,7 @@ class MotionEventDetector:
                 self._t_start, nan=-np.inf) < _RECENT_HIT_S)
         rest = near.nonzero()[0]
         rest = rest[rest != s]
-        xy = np.where((self._mode[rest] == _REST)[:, None], self._rest_xy[rest],
-                      self._start_xy[rest])
-        gap = np.linalg.norm(xy - self._rest_xy[s], axis=1) - (
+        gap = np.linalg.norm(self._rested_xy(rest) - self._rest_xy[s], axis=1) - (
             self._radius[rest] + self._radius[s])
         out: np.ndarray = rest[gap < _TOUCH_GAP_MM]
         return out
