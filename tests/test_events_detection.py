@@ -3077,3 +3077,14 @@ def test_rack_balls_rolling_off_side_by_side_never_strike_each_other():
     # 0.787 s; relative to each other they creep apart: no contact
     hits = _contacts(POOL, "rack_balls_rolling_off_side_by_side_tracks.json")
     assert [round(t, 3) for ids, t, _ in hits if set(ids) == {9, 10}] == []
+
+
+def test_rack_balls_leaving_together_after_the_break_never_pushed_each_other():
+    # pool seed 0 shot 20: the break's push through the rack at 0.686 s. The pack's fit
+    # shares a weak push (62 and 67 mm/s) between 5 and 6, and between 9 and 10, that the
+    # physics never had: each pusher goes on along their line as fast as it would have
+    # pushed (10 at 640 mm/s), so others pushed both on together. The real pushes stay
+    hits = _contacts(POOL, "rack_balls_leaving_together_after_the_break_tracks.json")
+    pairs = {frozenset(ids) for ids, t, _ in hits if abs(t - 0.686) < 0.01}
+    assert {frozenset((5, 6)), frozenset((9, 10))}.isdisjoint(pairs), pairs
+    assert {frozenset((4, 6)), frozenset((8, 9)), frozenset((7, 9))} <= pairs, pairs

@@ -187,6 +187,10 @@ _UNSEEN_WEIGHT = 0.1
 #: ... a pair fitted a push from this speed (mm/s) up to ``_PUSH_MIN_MM_S`` met faintly:
 #: it is not reported, nor is the bend it left, seen a frame or two on.
 _PUSH_FAINT_MM_S = 15.0
+#: ... a push fitted under this (mm/s) whose pusher goes on along their line at least as
+#: fast is no push of its own (a push stops the pusher along that line): others pushed
+#: the two off together, and the fit shared their push between them. Counted faint.
+_PUSH_DOUBT_MM_S = 100.0
 #: ... a member a push reached that leaves slower than this (mm/s) creeps off, its onset
 #: seen frames late: the push started it.
 _PACK_CREEP_MM_S = 150.0
@@ -2806,8 +2810,9 @@ class MotionEventDetector:
         ``_UNSEEN_WEIGHT``), and the striker its change of velocity. One member's
         velocity cannot tell which neighbour pushed it (a rack ball is pushed by one and
         pushes two on); all of them together mostly can, as each push moves both its
-        objects. Solved in the first frame that sees the pack start (its members all at
-        rest or just started then), and kept for the later frames that ask."""
+        objects; but a weak one that its pusher outran along their line is faint
+        (``_PUSH_DOUBT_MM_S``). Solved in the first frame that sees the pack start (its
+        members all at rest or just started then), and kept for the later frames that ask."""
         from scipy.optimize import nnls  # type: ignore[import-untyped]
 
         for pack in self._packs:
@@ -2877,9 +2882,14 @@ class MotionEventDetector:
         if by is not None:
             w = np.concatenate([w, [1.0, 1.0]])
         impulse, _ = nnls(np.vstack([a_mat, hit.ravel(), *extra]).T * w[:, None], rhs * w)
-        out = {(min(int(rest[m]), int(rest[j])), max(int(rest[m]), int(rest[j]))):
-               float(impulse[p]) / float(min(mass[idx[m]], mass[idx[j]]))
-               for p, (m, j) in enumerate(pairs)}
+        out: dict[tuple[int, int], float] = {}
+        for p, (m, j) in enumerate(pairs):
+            v = float(impulse[p]) / float(min(mass[idx[m]], mass[idx[j]]))
+            n = (xy[j] - xy[m]) / max(float(np.linalg.norm(xy[j] - xy[m])), 1e-9)
+            if _PUSH_MIN_MM_S <= v < _PUSH_DOUBT_MM_S and max(
+                    float(dv[idx[m]] @ n), float(dv[idx[j]] @ -n)) >= v:
+                v *= 0.5  # (faint: it still bent both paths)
+            out[(min(int(rest[m]), int(rest[j])), max(int(rest[m]), int(rest[j])))] = v
         pushed = {x for pair, v in out.items() if v >= _PUSH_MIN_MM_S for x in pair}
         speed = np.linalg.norm(dv, axis=1)
         self._packs.append(_Pack(t_on, slots, out, tuple(
