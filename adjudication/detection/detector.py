@@ -197,6 +197,9 @@ _PACK_CREEP_MM_S = 150.0
 #: ... and one of those is seen leaving up to _CREEP_LATE_S after that hit: at 20 mm/s it
 #: takes a fifth of a second to creep out of the noise at rest
 _CREEP_LATE_S = 0.3
+#: Whether a mover's velocity changed at a touch is judged from lines through this many of
+#: its sightings either side (nearest the touch: further on, a cue ball's spin bends its way).
+_KICK_SIDE = 4
 #: Whether two objects moving steadily closed on each other is judged over their last
 #: _APART_FRAMES frames (``_creeping_apart``)
 _APART_FRAMES = 8
@@ -1517,6 +1520,9 @@ class MotionEventDetector:
                     continue
                 if self._shot_on and self._creeping_apart(i, j, a, t_a, tc):
                     continue
+                if i in moving_before and j in moving_before and self._unkicked(
+                        i, j, a, t_a, tc):
+                    continue
                 if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
                     continue
                 if bounce_only and conf < 1.0 and self._meets_cushion(i, ci, tau0,
@@ -1877,6 +1883,34 @@ class MotionEventDetector:
         if float(np.linalg.norm(v)) >= _CREEP_ONSET_MM_S:
             return False
         return -float(d @ v) / max(float(np.linalg.norm(d)), 1e-9) < _TOUCH_MIN_APPROACH_MM_S
+
+    def _unkicked(self, i: int, j: int, a: int, t_a: float, tc: float) -> bool:
+        """Whether movers ``i`` and ``j`` each go on through their touch at ``tc`` with the
+        velocity they came in with, to within ``_TOUCH_MIN_APPROACH_MM_S``: lines through
+        each one's ``_KICK_SIDE`` sightings nearest before it (since it left rest or was
+        last in a contact reported) and after it, each steady (within 3 sigma; a curve's
+        spin bend or another contact is no line). A contact that changed neither was
+        slower than the camera is held to: a bend fitted to the noise that met a
+        neighbour rolling by is none."""
+        for k in (i, j):
+            tt, xa = self._samples(k, a - _APART_FRAMES, a + self.settings.lag_frames, t_a)
+            since = max(self._contact_t.get(k, -math.inf),
+                        float(np.nan_to_num(self._t_start[k], nan=-np.inf)))
+            v = []
+            for side in ((tt < tc - 0.5 * self._dt) & (tt > since - t_a),
+                         tt > tc + 0.5 * self._dt):
+                near = np.argsort(np.where(side, np.abs(tt - tc), np.inf))[:_KICK_SIDE]
+                near = near[side[near]]
+                if len(near) < 3:
+                    return False
+                line, _ = fit_path(tt[near], xa[near], 1)
+                off = np.linalg.norm(xa[near] - eval_path(line, tt[near]), axis=1)
+                if float(off.max()) > 3.0 * self._sigma_of(k, a):
+                    return False
+                v.append(line[1])
+            if float(np.linalg.norm(v[1] - v[0])) >= _TOUCH_MIN_APPROACH_MM_S:
+                return False
+        return True
 
     def _velocity_after(self, s: int, a: int, t_a: float) -> np.ndarray | None:
         """Slot ``s``'s velocity from a line through its sightings after frame ``a``
