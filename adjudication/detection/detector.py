@@ -1873,8 +1873,7 @@ class MotionEventDetector:
             tt, xa = self._samples(k, a - _APART_FRAMES, a, t_a)
             # (since it left rest, or its last contact reported: one struck just now, or
             # at its stroke, goes its way after)
-            since = max(self._contact_t.get(k, -math.inf),
-                        float(np.nan_to_num(self._t_start[k], nan=-np.inf)))
+            since = self._way_since(k)
             keep = (tt < tc + 0.6 * self._dt) & (tt > since - t_a)
             tt, xa = tt[keep], xa[keep]
             if len(tt) < 3:
@@ -1890,6 +1889,12 @@ class MotionEventDetector:
             return False
         return -float(d @ v) / max(float(np.linalg.norm(d)), 1e-9) < _TOUCH_MIN_APPROACH_MM_S
 
+    def _way_since(self, k: int) -> float:
+        """When slot ``k`` set off on the way it goes now: when it left rest or was last in
+        a contact reported (-inf where neither is known)."""
+        return max(self._contact_t.get(k, -math.inf),
+                   float(np.nan_to_num(self._t_start[k], nan=-np.inf)))
+
     def _unkicked(self, i: int, j: int, a: int, t_a: float, tc: float) -> bool:
         """Whether movers ``i`` and ``j`` each go on through their touch at ``tc`` with the
         velocity they came in with, to within ``_TOUCH_MIN_APPROACH_MM_S``: lines through
@@ -1900,8 +1905,7 @@ class MotionEventDetector:
         neighbour rolling by is none."""
         for k in (i, j):
             tt, xa = self._samples(k, a - _APART_FRAMES, a + self.settings.lag_frames, t_a)
-            since = max(self._contact_t.get(k, -math.inf),
-                        float(np.nan_to_num(self._t_start[k], nan=-np.inf)))
+            since = self._way_since(k)
             v = []
             for side in ((tt < tc - 0.5 * self._dt) & (tt > since - t_a),
                          tt > tc + 0.5 * self._dt):
@@ -2883,6 +2887,7 @@ class MotionEventDetector:
                 weight[k] = _UNSEEN_WEIGHT
         cols: list[np.ndarray] = []
         pairs: list[tuple[int, int]] = []
+        normals: list[np.ndarray] = []  # (unit, from the first of each pair)
         for k, m in enumerate(members):
             for j in touch[m].nonzero()[0].tolist():
                 if j in idx and j > m:
@@ -2891,6 +2896,7 @@ class MotionEventDetector:
                     c[idx[j]], c[k] = n / mass[idx[j]], -n / mass[k]
                     cols.append(c.ravel())
                     pairs.append((m, j))
+                    normals.append(n)
         held = self._holding(rest[members])
         for k in range(len(members)):
             for n in self._cush_n[held[k]]:
@@ -2927,9 +2933,8 @@ class MotionEventDetector:
         out: dict[tuple[int, int], float] = {}
         for p, (m, j) in enumerate(pairs):
             v = float(impulse[p]) / float(min(mass[idx[m]], mass[idx[j]]))
-            n = (xy[j] - xy[m]) / max(float(np.linalg.norm(xy[j] - xy[m])), 1e-9)
             outran = v < _PUSH_DOUBT_MM_S and max(
-                float(dv[idx[m]] @ n), float(dv[idx[j]] @ -n)) >= v
+                float(dv[idx[m]] @ normals[p]), float(dv[idx[j]] @ -normals[p])) >= v
             if v >= _PUSH_MIN_MM_S and (
                     outran or v < _PUSH_FAST_SHARE * max(speed[idx[m]], speed[idx[j]])):
                 v = 0.5 * _PUSH_MIN_MM_S  # (faint: it still bent both paths)
