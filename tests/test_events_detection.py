@@ -3079,13 +3079,18 @@ def test_rack_balls_rolling_off_side_by_side_never_strike_each_other():
     assert [round(t, 3) for ids, t, _ in hits if set(ids) == {9, 10}] == []
 
 
+def _pairs_at(spec, name, t_s):
+    """The pairs (frozensets of ids) in contact within 10 ms of ``t_s`` in recorded tracks
+    tests/data/``name``: a push through a pack is reported for each of its links."""
+    return {frozenset(ids) for ids, t, _ in _contacts(spec, name) if abs(t - t_s) < 0.01}
+
+
 def test_rack_balls_leaving_together_after_the_break_never_pushed_each_other():
     # pool seed 0 shot 20: the break's push through the rack at 0.686 s. The pack's fit
     # shares a weak push (62 and 67 mm/s) between 5 and 6, and between 9 and 10, that the
     # physics never had: each pusher goes on along their line as fast as it would have
     # pushed (10 at 640 mm/s), so others pushed both on together. The real pushes stay
-    hits = _contacts(POOL, "rack_balls_leaving_together_after_the_break_tracks.json")
-    pairs = {frozenset(ids) for ids, t, _ in hits if abs(t - 0.686) < 0.01}
+    pairs = _pairs_at(POOL, "rack_balls_leaving_together_after_the_break_tracks.json", 0.686)
     assert {frozenset((5, 6)), frozenset((9, 10))}.isdisjoint(pairs), pairs
     assert {frozenset((4, 6)), frozenset((8, 9)), frozenset((7, 9))} <= pairs, pairs
 
@@ -3105,8 +3110,7 @@ def test_rack_neighbours_of_balls_leaving_fast_were_not_pushed_by_them():
     # and 16 at 1.3 m/s (from 11). The pack's fit put pushes of a few per cent of those
     # speeds on their links to 13 and 15, within what a fast ball's velocity is measured
     # to: those are faint; the pushes that sent 12 and 16 off stay
-    hits = _contacts(POOL, "rack_neighbours_of_balls_leaving_fast_tracks.json")
-    pairs = {frozenset(ids) for ids, t, _ in hits if abs(t - 0.602) < 0.01}
+    pairs = _pairs_at(POOL, "rack_neighbours_of_balls_leaving_fast_tracks.json", 0.602)
     assert {frozenset((12, 13)), frozenset((15, 16))}.isdisjoint(pairs), pairs
     assert {frozenset((8, 12)), frozenset((11, 16)), frozenset((5, 8))} <= pairs, pairs
 
@@ -3115,6 +3119,5 @@ def test_slow_pushes_through_a_rack_are_reported():
     # pool seed 0 shot 85: the break at 0.655 s; 3 pushes 6 at 56 mm/s and 6 pushes 10 at
     # 52 mm/s. A slow ball soon rolls, keeping 5/7 of what a push gave it, so the pack's
     # fit reads such pushes low (under 50 mm/s): they are reported from 30 mm/s
-    hits = _contacts(POOL, "rack_slow_pushes_on_the_break_tracks.json")
-    pairs = {frozenset(ids) for ids, t, _ in hits if abs(t - 0.655) < 0.01}
+    pairs = _pairs_at(POOL, "rack_slow_pushes_on_the_break_tracks.json", 0.655)
     assert {frozenset((3, 6)), frozenset((6, 10))} <= pairs, pairs
