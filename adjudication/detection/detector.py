@@ -1881,12 +1881,8 @@ class MotionEventDetector:
             # at its stroke, goes its way after)
             since = self._way_since(k)
             keep = (tt < tc + 0.6 * self._dt) & (tt > since - t_a)
-            tt, xa = tt[keep], xa[keep]
-            if len(tt) < 3:
-                return False
-            line, _ = fit_path(tt, xa, 1)
-            off = np.linalg.norm(xa - eval_path(line, tt), axis=1)
-            if float(off.max()) > 3.0 * self._sigma_of(k, a):
+            line = self._steady_line(k, a, tt[keep], xa[keep])
+            if line is None:
                 return False  # (not steady: one struck lately jumps off the line)
             lines.append(line)
         d = lines[0][0] - lines[1][0]
@@ -1894,6 +1890,17 @@ class MotionEventDetector:
         if float(np.linalg.norm(v)) >= _CREEP_ONSET_MM_S:
             return False
         return -float(d @ v) / max(float(np.linalg.norm(d)), 1e-9) < _TOUCH_MIN_APPROACH_MM_S
+
+    def _steady_line(self, k: int, a: int, tt: np.ndarray, xa: np.ndarray
+                     ) -> np.ndarray | None:
+        """The line (``fit_path`` coefficients) through slot ``k``'s sightings ``xa`` at
+        ``tt``: None for fewer than 3, or where one lies more than 3 sigma off it (no
+        steady motion: a bend, a contact, a spin's curve)."""
+        if len(tt) < 3:
+            return None
+        line, _ = fit_path(tt, xa, 1)
+        off = np.linalg.norm(xa - eval_path(line, tt), axis=1)
+        return None if float(off.max()) > 3.0 * self._sigma_of(k, a) else line
 
     def _way_since(self, k: int) -> float:
         """When slot ``k`` set off on the way it goes now: when it left rest or was last in
@@ -1917,11 +1924,8 @@ class MotionEventDetector:
                          tt > tc + 0.5 * self._dt):
                 near = np.argsort(np.where(side, np.abs(tt - tc), np.inf))[:_KICK_SIDE]
                 near = near[side[near]]
-                if len(near) < 3:
-                    return False
-                line, _ = fit_path(tt[near], xa[near], 1)
-                off = np.linalg.norm(xa[near] - eval_path(line, tt[near]), axis=1)
-                if float(off.max()) > 3.0 * self._sigma_of(k, a):
+                line = self._steady_line(k, a, tt[near], xa[near])
+                if line is None:
                     return False
                 v.append(line[1])
             if float(np.linalg.norm(v[1] - v[0])) >= _TOUCH_MIN_APPROACH_MM_S:
@@ -2362,8 +2366,9 @@ class MotionEventDetector:
         for s in waiting:
             for pack in self._packs:
                 t_on = pack.t_s
-                if not 0.0 <= t_a - t_on < _CREEP_LATE_S or s not in pack.creepers and not (
-                        s in pack.members and self._creeps_off(s, a, t_a)):
+                if not 0.0 <= t_a - t_on < _CREEP_LATE_S or (
+                        s not in pack.creepers
+                        and not (s in pack.members and self._creeps_off(s, a, t_a))):
                     continue
                 pushes = pack.pushes
                 mine = [p for p in pushes if s in p and pushes[p] >= _PUSH_FAINT_MM_S]
