@@ -1124,6 +1124,29 @@ def test_puck_off_a_held_row_at_its_stroke_hit_the_pawn_its_ways_in_and_out_allo
     assert abs(hits[0][1] - t_s) < 0.005
 
 
+@pytest.mark.parametrize("name, pawn, t_s", [
+    # Novuss seed 0 shot 60: struck at 0.412 s and first seen back off the row, the puck
+    # grazes pawn 11 at 0.418 s and presses it into cushion a; 11 hardly moves, and
+    # passes the push along the row to pawn 10, which flies off at 1.3 m/s. The puck's line
+    # out, run back, also passes pawn 10, but its straight way there from its rest runs
+    # 7 mm deep through pawn 11
+    ("puck_grazing_a_row_pawn_whose_neighbour_flies_off_tracks.json", 11, 0.418),
+    # Novuss seed 3 shot 12: seen once on its way in, the puck grazes pawn 14 at 0.456 s;
+    # the push runs down the row to pawn 17, which flies off
+    ("puck_grazing_a_row_pawn_first_seen_off_it_tracks.json", 14, 0.456),
+])
+def test_puck_grazing_a_held_row_hit_the_pawn_it_grazed_not_the_one_that_flew_off(
+        name, pawn, t_s):
+    events = _recorded(NOVUSS, name)
+    hits = [(tuple(o.id for o in e.objects), e.t_s)
+            for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
+    assert [ids for ids, _ in hits] == [(1, pawn)]
+    assert abs(hits[0][1] - t_s) < 0.005
+    # (pressed into the cushion it lay against, it came back off it)
+    assert [e.objects[0].id for e in of(events, EventKind.CUSHION)
+            if abs(e.t_s - t_s) < 0.005] == [pawn]
+
+
 def test_pawns_that_slid_and_stopped_are_pushed_again_down_their_row():
     # Novuss seed 0 shot 252: the stroke pushes a row of pawns along the cushion; they
     # stop within 0.3 s, still on the detector's moving list (its rest test looks back

@@ -3111,7 +3111,16 @@ class MotionEventDetector:
             # where the striker came from: it came off that line from its rest)
             width_s = float(np.max(big_r) + slack) / math.sqrt(qa)
             near = (wide > max(tau0 - self._dt, tc - width_s)) & (wide < float(tt[k]) + self._dt)
-            if np.any(near & soon[rest]):
+            # One it could not have reached is no other candidate: the straight way from
+            # its rest to that touch runs through another resting object, deeper than its
+            # noise (a puck that grazed a pawn the cushion holds, whose push sent the
+            # next one off). This one moving off is reported now, where its touch came
+            # before the sighting the line starts at: the neighbour, off faster, would
+            # be credited to the striker from its own start.
+            moves_off = (near & soon[rest]).nonzero()[0].tolist()
+            reached = [m_off for m_off in moves_off if not self._touches_resting(
+                s, self._rest_xy[s], -slack, p0 + v * float(wide[m_off]))]
+            if any(m_off != m for m_off in reached) or (m in reached and tc > float(tt[k])):
                 return None
             near &= rest != j
             if np.any(near) and np.any(self._grazed(s, rest[near],
