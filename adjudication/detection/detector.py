@@ -67,6 +67,7 @@ from adjudication.detection.fitting import (
     onset_time,
     shift_path,
     still_path,
+    straighten,
 )
 from adjudication.detection.settings import DetectorSettings
 from adjudication.detection.zones import _phi, signed_depth_mm
@@ -475,6 +476,8 @@ class MotionEventDetector:
                               if spec.family is Family.NOVUSS else None)
         # (pool balls roll, slowing by a few mm/s per frame; Novuss discs slide and stop)
         self._rolls = spec.family is Family.POOL
+        # (a disc slides straight, slowing along its way: no spin curves its path)
+        self._straight = spec.family is Family.NOVUSS
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -1084,8 +1087,10 @@ class MotionEventDetector:
         tmin = np.zeros(m)
         if np.any(deg2):
             tau_b = np.broadcast_to(tau_all, (int(deg2.sum()), f))
-            coef[deg2], rms[deg2], _ = fit_paths(tau_b, self._xy[moving[deg2]][:, cols],
-                                                 ok[deg2], 2)
+            xy_b = self._xy[moving[deg2]][:, cols]
+            coef[deg2], rms[deg2], _ = fit_paths(tau_b, xy_b, ok[deg2], 2)
+            if self._straight:
+                coef[deg2], rms[deg2] = straighten(coef[deg2], tau_b, xy_b, ok[deg2])
             tmax[deg2] = np.where(ok[deg2], tau_b, -np.inf).max(axis=1)
             tmin[deg2] = np.where(ok[deg2], tau_b, np.inf).min(axis=1)
         have = deg2.copy()
@@ -1103,6 +1108,10 @@ class MotionEventDetector:
             if len(tau) >= 2:
                 deg = 2 if len(tau) >= 4 else 1
                 coef[r], rms[r] = fit_path(tau, xy, deg)
+                if deg == 2 and self._straight:
+                    c_r, rms_r = straighten(coef[r][None], tau[None], xy[None],
+                                            np.ones((1, len(tau)), dtype=bool))
+                    coef[r], rms[r] = c_r[0], rms_r[0]
                 deg2[r] = deg == 2
                 have[r] = True
                 nfit[r] = len(tau)
@@ -1307,11 +1316,16 @@ class MotionEventDetector:
         slots = np.concatenate([moving[rows], rest])
         rsum = self._radius[moving[rows]][:, None] + self._radius[slots][None, :]  # (R, P)
         gap = (s_.bend_min_mm / 2 + 2.0 * sig[rows])[:, None]
-        # most frames no mover touches anything now: done before the full test
-        now = np.concatenate([c[:, 0], self._rest_xy[rest]])
-        d_now = np.linalg.norm(now[None] - now[:len(rows), None], axis=2) - rsum
-        d_now[np.arange(len(rows)), np.arange(len(rows))] = np.inf
-        if not np.any(d_now < gap):
+        # most frames no mover touches anything now, nor halfway since the frame before:
+        # done before the full test
+        t_mid = 0.5 * t_prev
+        for xy_t in (c[:, 0], c[:, 0] + c[:, 1] * t_mid + c[:, 2] * t_mid**2):
+            now = np.concatenate([xy_t, self._rest_xy[rest]])
+            d_now = np.linalg.norm(now[None] - now[:len(rows), None], axis=2) - rsum
+            d_now[np.arange(len(rows)), np.arange(len(rows))] = np.inf
+            if np.any(d_now < gap):
+                break
+        else:
             return out
         pos = np.concatenate([
             c[:, None, 0] + c[:, None, 1] * grid[None, :, None]
@@ -2022,7 +2036,7 @@ class MotionEventDetector:
         if k > a + self.settings.lag_frames:
             return False
         t_on = self._onset_of(j, k, self._T(k))
-        return t_on is not None and t_on - (t_a + tc) > 1.5 * self._dt
+        return t_on is not None and t_on - (t_a + tc) > 1.0 * self._dt
 
     def _next_seen(self, s: int, a: int) -> int:
         """The first frame after ``a`` that sees slot ``s`` (``a + 1`` if none has yet)."""

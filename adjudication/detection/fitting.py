@@ -119,6 +119,23 @@ def fit_paths(
     return coef, rms, n
 
 
+def straighten(coef: np.ndarray, tau_s: np.ndarray, xy_mm: np.ndarray, ok: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Paths ``coef`` ``(M, 3, 2)`` fitted to samples (as ``fit_paths`` takes them) refitted
+    with their acceleration along their velocity only: a disc slides straight (no spin
+    curves it), so the sideways part a quadratic takes from a few noisy samples is noise,
+    which bends the path run on past them. Returns coefficients and RMS residuals."""
+    n = np.maximum(ok.sum(axis=1), 1)
+    tau = np.where(ok, tau_s, 0.0)
+    t_mid = tau.sum(axis=1) / n
+    v_mid = coef[:, 1] + 2.0 * coef[:, 2] * t_mid[:, None]
+    u = v_mid / np.maximum(np.linalg.norm(v_mid, axis=1), 1e-9)[:, None]
+    acc = (coef[:, 2] * u).sum(axis=1)[:, None] * u
+    line, rms, _ = fit_paths(tau_s, xy_mm - acc[:, None, :] * (tau * tau)[..., None], ok, 1)
+    line[:, 2] = acc
+    return line, rms
+
+
 def eval_path(coef: np.ndarray, tau_s: np.ndarray | float) -> np.ndarray:
     """Positions ``(T, 2)`` (or ``(2,)`` for a scalar time) of a path."""
     tau = np.asarray(tau_s, dtype=float)
