@@ -1189,6 +1189,15 @@ def test_puck_path_into_a_held_row_is_straight_as_a_disc_slides(name, pawn, t_s)
     assert abs(hits[0][1] - t_s) < 0.005
 
 
+def test_balls_grazing_as_they_pass_meet_where_their_paths_come_nearest():
+    # pool seed 3 shot 16: balls 2 and 3 roll across each other's way and graze at 1.381 s
+    # (approach 97 mm/s). At the frame after, their paths lie side by side, hardly
+    # closing on the line of centres then: they closed on it the frame before
+    pairs = {frozenset(ids): t for ids, t, _ in _contacts(
+        POOL, "balls_grazing_as_they_pass_tracks.json") if t > 1.3}
+    assert abs(pairs[frozenset((2, 3))] - 1.381) < 0.01
+
+
 def test_pawns_that_slid_and_stopped_are_pushed_again_down_their_row():
     # Novuss seed 0 shot 252: the stroke pushes a row of pawns along the cushion; they
     # stop within 0.3 s, still on the detector's moving list (its rest test looks back

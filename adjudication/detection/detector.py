@@ -1344,9 +1344,9 @@ class MotionEventDetector:
         near[np.arange(len(rows)), np.arange(len(rows))] = False
         nrm = np.where(mid[..., None], sep[:, :, 3], sep[:, :, 1])  # the line of centres then
         nrm /= np.maximum(np.linalg.norm(nrm, axis=2, keepdims=True), 1e-9)
-        # (a graze closes on the line of centres as it comes, the frame before: at its
-        # closest the two pass side by side)
-        came = np.where(mid[..., None], sep[:, :, 0], nrm)
+        # (a touch closes on the line of centres as it comes, the frame before: a graze, at
+        # its closest, passes side by side, whether that falls halfway or at the frame)
+        came = sep[:, :, 0].copy()
         came /= np.maximum(np.linalg.norm(came, axis=2, keepdims=True), 1e-9)
         closing = np.einsum("rpk,rpk->rp", vel[None, :] - vel[:len(rows), None], came)
         near &= closing >= _TOUCH_MIN_APPROACH_MM_S  # not rolling side by side, nor apart
