@@ -1198,6 +1198,16 @@ def test_balls_grazing_as_they_pass_meet_where_their_paths_come_nearest():
     assert abs(pairs[frozenset((2, 3))] - 1.381) < 0.01
 
 
+def test_split_hit_just_after_the_stroke_is_ordered_by_the_first_pawn_s_departure():
+    # Novuss seed 4 shot 35: the puck, struck at 0.422 s and seen once before it arrives,
+    # hits pawn 9 at 0.458 s and pawn 7 at 0.463 s. Its path in, a line from its rest
+    # through that one sighting, runs as slow as its stroke is timed late, and reached 9
+    # at 0.466 s; pawn 9, off at 3.8 m/s, run back to its rest, times the hit to a ms
+    hits = _puck_hits("puck_struck_into_a_split_of_two_pawns_tracks.json")
+    assert [ids for ids, _ in hits] == [(1, 9), (1, 7)]
+    assert abs(hits[0][1] - 0.458) < 0.002 and abs(hits[1][1] - 0.463) < 0.003
+
+
 def test_pawns_that_slid_and_stopped_are_pushed_again_down_their_row():
     # Novuss seed 0 shot 252: the stroke pushes a row of pawns along the cushion; they
     # stop within 0.3 s, still on the detector's moving list (its rest test looks back

@@ -44,6 +44,7 @@ camera cannot tell).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Callable
@@ -306,6 +307,9 @@ _SLOW_BEND_MM_S = 100.0
 _SLOW_BEND_LAST = 4
 #: How long (s) a bend nothing explained may still be owned by a start seen later.
 _LOOSE_BEND_S = 0.5
+#: An object struck from rest leaving at least this fast (mm/s) times the hit by its own
+#: departure, run back to its rest, better than a striker's path drawn from its stroke.
+_DEPARTURE_TIMES_MM_S = 1000.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -1067,6 +1071,8 @@ class MotionEventDetector:
         self._fits_a = np.zeros(len(self._ids), dtype=bool)
         self._slow_bent: set[int] = set()  # slots bent only by the slow test
         self._from_start: set[int] = set()  # slots whose path runs from where they left rest
+        # (and those whose path is the line from there through one sighting)
+        self._drawn_from_rest: set[int] = set()
         m = len(moving)
         if m == 0:
             return paths, fitted, to_rest
@@ -1122,6 +1128,7 @@ class MotionEventDetector:
             tau2, xy2 = self._samples(s, self._seg0[s], self._seg0[s] + 2, t_a)
             if start is not None:
                 paths[s] = start
+                self._drawn_from_rest.add(s)
             elif len(tau2) >= 2:
                 paths[s] = fit_path(tau2, xy2, 1)[0]
         for r in have.nonzero()[0].tolist():
@@ -1641,6 +1648,10 @@ class MotionEventDetector:
                     striker, other, paths[striker], c.tc, a):
                 conf = min(conf, 0.45)
             self._last_pair_t[(min(c.i, c.j), max(c.i, c.j))] = t_a
+            t_hit = self._timed_by_departure(striker, other, c.tc, a, t_a, moving_before)
+            if t_hit != c.tc:
+                c = dataclasses.replace(c, tc=t_hit)
+                p_s = self._back_inside(striker, eval_path(paths[striker], c.tc))
             self._event(EventKind.CONTACT, t_a + c.tc, a, (self._ref(striker),
                                                            self._ref(other)),
                         p_s, conf, sigma_t)
@@ -1708,6 +1719,32 @@ class MotionEventDetector:
         self._moving_cradle(a, tau0, paths, bend, explained, moving_before, t_a)
         self._kicks.update(kicked)
         return explained
+
+    def _timed_by_departure(self, striker: int, other: int, tc: float, a: int, t_a: float,
+                            moving_before: set[int]) -> float:
+        """When (relative to frame ``a``) ``striker`` hit resting ``other``, found at ``tc``
+        on a striker's path drawn from where it left rest through a sighting or two: that
+        path's speed rests on when it left, which its own start only bounds. A fast
+        object's departure, run back to its rest, times the hit to a ms instead."""
+        if not ({striker} & (self._from_start | self._drawn_from_rest)) or (
+                other in moving_before):
+            return tc
+        a0 = self._next_seen(other, a) if self._fits_a[other] else a
+        tt, xa = self._samples(other, a0, a0 + self.settings.lag_frames, t_a)
+        if len(tt) < 2:
+            return tc
+        (p0, v, _), _ = fit_path(tt[:3], xa[:3], 1)  # (its first, before it meets more)
+        speed = float(np.linalg.norm(v))
+        if speed < _DEPARTURE_TIMES_MM_S:
+            return tc
+        # (only a straight way out from its rest: not one bent by a cushion just after)
+        off = self._rest_xy[other] - p0
+        if abs(float(off[0] * v[1] - off[1] * v[0])) / speed > 3.0 * self._sigma_of(other, a):
+            return tc
+        t_on = self._onset_of(other, a, t_a)
+        if t_on is None:
+            return tc
+        return max(t_on - t_a, float(self._t_start[striker]) - t_a)
 
     def _moving_cradle(self, a: int, tau0: float, paths: dict[int, np.ndarray],
                        bend: np.ndarray, explained: set[int], moving_before: set[int],
