@@ -125,15 +125,26 @@ def straighten(coef: np.ndarray, tau_s: np.ndarray, xy_mm: np.ndarray, ok: np.nd
     with their acceleration along their velocity only: a disc slides straight (no spin
     curves it), so the sideways part a quadratic takes from a few noisy samples is noise,
     which bends the path run on past them. Returns coefficients and RMS residuals."""
-    n = np.maximum(ok.sum(axis=1), 1)
+    w = ok.astype(float)
+    n = w.sum(axis=1)
     tau = np.where(ok, tau_s, 0.0)
-    t_mid = tau.sum(axis=1) / n
+    t2 = tau * tau
+    s_t, s_tt = tau.sum(axis=1), t2.sum(axis=1)
+    t_mid = s_t / np.maximum(n, 1.0)
     v_mid = coef[:, 1] + 2.0 * coef[:, 2] * t_mid[:, None]
-    u = v_mid / np.maximum(np.linalg.norm(v_mid, axis=1), 1e-9)[:, None]
+    u = v_mid / np.maximum(np.sqrt((v_mid * v_mid).sum(axis=1)), 1e-9)[:, None]
     acc = (coef[:, 2] * u).sum(axis=1)[:, None] * u
-    line, rms, _ = fit_paths(tau_s, xy_mm - acc[:, None, :] * (tau * tau)[..., None], ok, 1)
-    line[:, 2] = acc
-    return line, rms
+    # the straight line through what the acceleration leaves, in closed form
+    y = np.where(ok[..., None], xy_mm - acc[:, None, :] * t2[..., None], 0.0)
+    s_y, s_ty = y.sum(axis=1), (tau[..., None] * y).sum(axis=1)
+    det = n * s_tt - s_t * s_t
+    steady = det > 1e-12
+    v = np.where(steady[:, None], (n[:, None] * s_ty - s_t[:, None] * s_y)
+                 / np.where(steady, det, 1.0)[:, None], 0.0)
+    p0 = (s_y - v * s_t[:, None]) / np.maximum(n, 1.0)[:, None]
+    resid = (y - p0[:, None] - v[:, None] * tau[..., None]) * w[..., None]
+    rms = np.where(n > 2, np.sqrt((resid * resid).sum(axis=(1, 2)) / np.maximum(n - 2, 1)), 0.0)
+    return np.stack([p0, v, acc], axis=1), rms
 
 
 def eval_path(coef: np.ndarray, tau_s: np.ndarray | float) -> np.ndarray:
