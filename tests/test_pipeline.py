@@ -9,7 +9,7 @@ from adjudication.games import Game
 from calibration.tables import get_table
 from cueref.pipeline import Pipeline, sidecar_observations
 from cueref.stream import validation_errors
-from simulation.groundtruth import load_sidecar
+from simulation.groundtruth import load_sidecar, sidecar_declarations
 
 
 def _run(pipe: Pipeline, name: str) -> None:
@@ -75,6 +75,24 @@ def test_break_cue_ball_flagged_bending_early_hits_the_apex_first(name, game, ou
     assert want <= ours
     # the only other call may be the first-contact rule's review (WPA 6.2), where allowed
     assert all(rule == "WPA 6.2" and outcome in outcomes for rule, outcome in ours - want)
+
+
+def test_novuss_clip_in_development_mode_makes_the_ground_truth_calls_and_no_other():
+    # shot 2: the puck, 2.3 m/s, its sightings noisy with its speed, hits pawn 10 of the
+    # row cushion a holds at 7.406 s, after the frame at 7.400 s: its bend is flagged at
+    # the frame after, not where a path whose fit is noisier than its sightings comes
+    # within that fit's noise of the pawn (then the hit lies past the window, and the
+    # row's end pawn, flying off, took it: a review call)
+    truth = load_sidecar("sample_videos/novuss.json")
+    lines: list[dict] = []
+    pipe = Pipeline(game=Game.NOVUSS, spec=get_table("novuss"), players=tuple(truth["players"]),
+                    observer=None, keeper=None, write=lines.append,
+                    declarations=sidecar_declarations(truth))
+    _run(pipe, "novuss")
+    ours = sorted((c["shot"], c["rule"], c["outcome"]) for c in lines if c["type"] == "call")
+    want = sorted((c["shot"], c["rule"], c["outcome"]) for s in truth["shots"]
+                  for c in s["calls"])
+    assert ours == want
 
 
 def test_pawns_half_under_the_cue_are_observed_as_less_sure():

@@ -1322,7 +1322,9 @@ class MotionEventDetector:
         c = coef[rows]
         slots = np.concatenate([moving[rows], rest])
         rsum = self._radius[moving[rows]][:, None] + self._radius[slots][None, :]  # (R, P)
-        gap = (s_.bend_min_mm / 2 + 2.0 * sig[rows])[:, None]
+        # (within the sightings' noise of touching: not the fit's, which a fast path's
+        # blur-stretched sightings widen to a touch a frame ahead)
+        gap = (s_.bend_min_mm / 2 + 2.0 * self._sigmas_of(moving[rows], a % self._hist))[:, None]
         # most frames no mover touches anything now, nor halfway since the frame before:
         # done before the full test
         t_mid = 0.5 * t_prev
