@@ -1104,10 +1104,12 @@ def test_pawn_that_meets_a_cushion_in_a_frame_that_misses_it_hits_that_cushion()
     assert [e.cushion for e in got] == ["left"] and abs(got[0].t_s - 1.400) < 0.02
 
 
-def _puck_hits(name):
-    """The puck's contacts, (ids, time), in recorded Novuss tracks tests/data/``name``."""
+def _puck_hits(name, events=None):
+    """The puck's contacts, (ids, time), in recorded Novuss tracks tests/data/``name`` (or
+    in their ``events``, already replayed)."""
+    events = _recorded(NOVUSS, name) if events is None else events
     return [(tuple(o.id for o in e.objects), e.t_s)
-            for e in of(_recorded(NOVUSS, name), EventKind.CONTACT) if e.labels[0] == "puck"]
+            for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
 
 
 def test_puck_grazing_a_row_along_it_hits_the_pawn_it_turns_at_not_the_next():
@@ -1162,8 +1164,7 @@ def test_puck_off_a_held_row_at_its_stroke_hit_the_pawn_its_ways_in_and_out_allo
 def test_puck_grazing_a_held_row_hit_the_pawn_it_grazed_not_the_one_that_flew_off(
         name, pawn, t_s):
     events = _recorded(NOVUSS, name)
-    hits = [(tuple(o.id for o in e.objects), e.t_s)
-            for e in of(events, EventKind.CONTACT) if e.labels[0] == "puck"]
+    hits = _puck_hits(name, events)
     assert [ids for ids, _ in hits] == [(1, pawn)]
     assert abs(hits[0][1] - t_s) < 0.005
     # (pressed into the cushion it lay against, it came back off it)

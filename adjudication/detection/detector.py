@@ -1728,14 +1728,13 @@ class MotionEventDetector:
         on a striker's path drawn from where it left rest through a sighting or two: that
         path's speed rests on when it left, which its own start only bounds. A fast
         object's departure, run back to its rest, times the hit to a ms instead."""
-        if not ({striker} & (self._from_start | self._drawn_from_rest)) or (
-                other in moving_before):
+        drawn = striker in self._from_start or striker in self._drawn_from_rest
+        if not drawn or other in moving_before:
             return tc
-        a0 = self._next_seen(other, a) if self._fits_a[other] else a
-        tt, xa = self._samples(other, a0, a0 + self.settings.lag_frames, t_a)
-        if len(tt) < 2:
+        line = self._line_after_frame(other, a, t_a, first=3)  # (before it meets more)
+        if line is None:
             return tc
-        (p0, v, _), _ = fit_path(tt[:3], xa[:3], 1)  # (its first, before it meets more)
+        p0, v = line[0], line[1]
         speed = float(np.linalg.norm(v))
         if speed < _DEPARTURE_TIMES_MM_S:
             return tc
@@ -1987,14 +1986,22 @@ class MotionEventDetector:
 
     def _velocity_after(self, s: int, a: int, t_a: float) -> np.ndarray | None:
         """Slot ``s``'s velocity from a line through its sightings after frame ``a``
-        (from the next one that sees it where frame ``a`` still lies on its way in);
-        None where fewer than two follow."""
+        (``_line_after_frame``); None where fewer than two follow."""
+        line = self._line_after_frame(s, a, t_a)
+        return None if line is None else line[1]
+
+    def _line_after_frame(self, s: int, a: int, t_a: float, first: int | None = None
+                          ) -> np.ndarray | None:
+        """A line (``fit_path`` coefficients) through slot ``s``'s sightings after frame
+        ``a`` (from the next one that sees it where frame ``a`` still lies on its way in;
+        only the ``first`` of them if given); None where fewer than two follow."""
         a0 = self._next_seen(s, a) if self._fits_a[s] else a
         tt, xa = self._samples(s, a0, a0 + self.settings.lag_frames, t_a)
+        tt, xa = tt[:first], xa[:first]
         if len(tt) < 2:
             return None
-        v: np.ndarray = fit_path(tt, xa, 1)[0][1]
-        return v
+        line: np.ndarray = fit_path(tt, xa, 1)[0]
+        return line
 
     def _kick_least(self, s: int, a: int) -> float:
         """Least change of velocity (mm/s) that stands out of the noise of two fitted
