@@ -948,6 +948,7 @@ class MotionEventDetector:
             for s in (*rest.tolist(), *vanished.nonzero()[0].tolist()):
                 paths.setdefault(s, still_path(self._rest_xy[s]))
             explained = self._causes(a, triggers, paths, onset, bend, soon, t_a, fitted)
+            self._late_roots(explained - set(triggers))
             for i in triggers:
                 if bend[i] and i not in explained and self._premature(i, a, t_a):
                     bend[i] = False  # (its path goes on: the next frame tests it again)
@@ -3363,10 +3364,26 @@ class MotionEventDetector:
                 return coef, k
         return None
 
-    def _cushion_before_seen(self, s: int, a: int, t_a: float) -> None:
-        """A cushion an object hit between leaving rest and being first seen moving (a
-        pawn or ball struck next to a cushion): report it (see ``_bounce_before_seen``)."""
-        t0 = float(self._t_start[s])
+    def _late_roots(self, found: set[int]) -> None:
+        """Objects seen leaving rest in an earlier frame with no cause then, whose hit
+        ``_causes`` found now, from the striker's bend: timed by that hit, and tested for a
+        cushion met before they were first seen moving (a pawn struck by the puck into
+        the cushion beside it, seen once on its way in)."""
+        for s in sorted(found):
+            if not (self._orphan[s] and self._mode[s] == _MOVING):
+                continue
+            a_on = int(self._seg0[s])
+            # (a hit timed past the sighting off rest is late: that sighting bounds it)
+            t_hit = min(self._contact_t.get(s, math.inf), self._T(a_on))
+            self._cushion_before_seen(s, a_on, self._T(a_on),
+                                      min(float(self._t_start[s]), t_hit))
+
+    def _cushion_before_seen(self, s: int, a: int, t_a: float, t0: float | None = None
+                             ) -> None:
+        """A cushion an object hit between leaving rest (at ``t0``, default its start)
+        and being first seen moving (a pawn or ball struck next to a cushion): report it
+        (see ``_bounce_before_seen``)."""
+        t0 = float(self._t_start[s]) if t0 is None else t0
         if not math.isfinite(t0):
             return
         found = self._bounce_before_seen(s, a, t_a, t0 - t_a)
@@ -3485,8 +3502,22 @@ class MotionEventDetector:
         off = np.linalg.norm(rel - along[:, None] * way / length, axis=1)
         timed = length * (tt[on] - tau0) / (tau1 - tau0)
         tol = self._noise_mm(s, a)
-        return bool(np.all((off <= tol) & (along >= timed / 1.5 - tol)
-                           & (along <= 1.5 * timed + tol)))
+        if not np.all(off <= tol):
+            return False
+        if np.all((along >= timed / 1.5 - tol) & (along <= 1.5 * timed + tol)):
+            return True
+        # (or at one speed from a start its sightings off rest time, after it was last
+        # seen at rest: a start run back from a bounce it hid may be frames early)
+        still = np.linalg.norm(xa - self._start_xy[s], axis=1) <= tol
+        t_rest = float(tt[still].max()) if still.any() else -math.inf
+        away = ~still[on] & (tt[on] > t_rest)
+        if not np.all(away | still[on]) or not away.any():
+            return False
+        speed = (length - along[away]) / np.maximum(tau1 - tt[on][away], 1e-6)
+        t0 = tt[on][away] - along[away] / np.maximum(speed, 1e-6)
+        return bool(np.all((along[away] > 0.0) & (along[away] < length))
+                    and float(t0.min()) >= max(tau0, t_rest)
+                    and float(speed.max()) <= 1.5 * float(speed.min()))
 
     def _since_start(self, j: int, lo: float, t_a: float) -> float:
         """``lo`` (relative to ``t_a``), or when slot ``j`` left rest if later: it was at
@@ -4017,6 +4048,8 @@ class MotionEventDetector:
         # (the frames after may miss it but one: that one must lie where the bounce puts it)
         one = len(tt) == 1
         after = None if one else fit_path(tt, xa, 1 if len(tt) < 4 else 2)[0]
+        # (and, where that goes on into the cushion, fitted up to the next change)
+        short = None if one else self._fit_after(s, a0, tt, xa)
         found = False
         reach = 0.5 * self._dt if after_from is None else 0.0
         for k in range(len(self._cush_a)):
@@ -4041,7 +4074,8 @@ class MotionEventDetector:
             if after is None:
                 bounced = self._folded_back(s, a, k, eval_path(coef, float(tt[0])), xa[0])
             else:
-                bounced = float(eval_velocity(after, tc) @ n) > 0
+                bounced = float(eval_velocity(after, tc) @ n) > 0 or (
+                    short is not None and float(eval_velocity(short, tc) @ n) > 0)
             if not bounced:
                 continue
             if not self._cushion_recent(s, k, t_a + tc):
@@ -4050,6 +4084,21 @@ class MotionEventDetector:
         if not found and after is not None:
             found = self._off_a_jaw(s, a, coef, after, tau0, tau1 + reach, t_a)
         return found
+
+    def _fit_after(self, s: int, a: int, tt: np.ndarray, xa: np.ndarray) -> np.ndarray:
+        """The motion of slot ``s`` from frame ``a`` on, fitted to its sightings ``xa`` at
+        ``tt`` up to the next change: the last ones are dropped while the fit misses one by
+        more than the noise (a pawn back off a cushion and into the puck within a frame or
+        two: fitted through both, it would seem to go on into the cushion)."""
+        noise = self._noise_mm(s, a)
+        while True:
+            coef = fit_path(tt, xa, 1 if len(tt) < 4 else 2)[0]
+            if len(tt) <= 2:
+                return coef
+            miss = np.linalg.norm(eval_path(coef, tt) - xa, axis=1)
+            if float(miss.max()) <= noise:
+                return coef
+            tt, xa = tt[:-1], xa[:-1]
 
     def _jaw_scan(self, sl: np.ndarray, coef: np.ndarray, a: int, look: int, t_a: float,
                   tau0: float) -> None:
