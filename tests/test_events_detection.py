@@ -1125,6 +1125,17 @@ def test_pawn_struck_into_a_cushion_seen_once_on_its_way_in_hits_that_cushion():
     assert got and got[0].cushion == "b" and abs(got[0].t_s - 0.787) < 0.005
 
 
+def test_pawn_hit_along_a_cushion_that_hits_the_next_within_the_frame_hits_it():
+    # novuss seed 1 shot 214: a row's pawns slide along cushion a at different speeds;
+    # pawn 12 hits 13 at 0.792 s and 13 hits 14 at 0.817 s, seen once between. A disc's
+    # path after a contact, with a single sighting since, is the line from where the
+    # contact left it through that sighting (the sightings after, on no one line, cannot
+    # stand in for it)
+    events = _recorded(NOVUSS, "pawn_hit_along_a_cushion_hits_the_next_within_the_frame_tracks.json")
+    got = [e.t_s for e in of(events, EventKind.CONTACT) if e.ids == (13, 14)]
+    assert any(abs(t - 0.817) < 0.005 for t in got), got
+
+
 def _puck_hits(name, events=None):
     """The puck's contacts, (ids, time), in recorded Novuss tracks tests/data/``name`` (or
     in their ``events``, already replayed)."""

@@ -516,6 +516,10 @@ class MotionEventDetector:
         self._came_dir = np.zeros((0, 2))  # unit direction it came to rest along (0: none)
         self._rest_shot = np.zeros(0, dtype=int)  # the shot it came to rest in (0: none)
         self._start_xy = np.zeros((0, 2))
+        # (time, centre) of the contact or cushion that began the current segment after a
+        # bend (nan: none): one more point of the path while a single sighting follows
+        self._anchor_t = np.zeros(0)
+        self._anchor_xy = np.zeros((0, 2))
         self._first_off = np.zeros(0, dtype=int)
         # (S, C): lay against that cushion when it left rest and has not left it since
         self._hug = np.zeros((0, len(self._cush_a)), dtype=bool)
@@ -580,6 +584,8 @@ class MotionEventDetector:
         self._came_dir = np.concatenate([self._came_dir, np.zeros((1, 2))])
         self._rest_shot = np.append(self._rest_shot, 0)
         self._start_xy = np.concatenate([self._start_xy, np.zeros((1, 2))])
+        self._anchor_t = np.append(self._anchor_t, np.nan)
+        self._anchor_xy = np.concatenate([self._anchor_xy, np.zeros((1, 2))])
         self._hug = np.concatenate([self._hug, np.zeros((1, self._hug.shape[1]), dtype=bool)])
         self._side = np.concatenate([self._side, np.zeros((1, len(self._lines)), dtype=np.int8)])
         self._side_k = np.concatenate([self._side_k, np.zeros((1, len(self._lines)), dtype=int)])
@@ -1019,6 +1025,12 @@ class MotionEventDetector:
         for s in bend.nonzero()[0].tolist():
             self._seg0[s] = a + 1 if s in self._bent_late else a
             self._t_start[s] = np.nan
+            self._anchor_t[s] = np.nan
+            t_c = max([self._contact_t.get(s, -math.inf)] + [
+                t for (m, _), t in self._last_cush_t.items() if m == s])
+            if s in paths and t_a - 2.0 * self._dt < t_c < self._T(int(self._seg0[s])) - 1e-3:
+                self._anchor_t[s] = t_c
+                self._anchor_xy[s] = eval_path(paths[s], t_c - t_a)
         for s, t_stop in to_rest:
             self._mode[s] = _REST
             self._side[s] = 0
@@ -1112,6 +1124,14 @@ class MotionEventDetector:
                 tau = np.concatenate([[self._t_start[s] - t_a], tau])
                 xy = np.concatenate([self._start_xy[s][None], xy])
                 self._from_start.add(s)
+            if (self._straight and len(tau) == 1
+                    and self._anchor_t[s] - t_a < float(tau[0]) - 1e-3
+                    and not self._steady_after(s, a, t_a)):
+                # a disc bent by a contact (or a cushion) just before its one sighting
+                # since: the line from where it met it (another contact may follow within
+                # the frame; a pool ball's spin curves its way off a contact too much)
+                tau = np.concatenate([[self._anchor_t[s] - t_a], tau])
+                xy = np.concatenate([self._anchor_xy[s][None], xy])
             if len(tau) >= 2:
                 deg = 2 if len(tau) >= 4 else 1
                 coef[r], rms[r] = fit_path(tau, xy, deg)
@@ -1224,6 +1244,17 @@ class MotionEventDetector:
                 for m in np.array(settled)[rested].tolist():
                     to_rest.append((int(m), float(self._t[(a - f + 1) % h])))
         return paths, fitted, to_rest
+
+    def _steady_after(self, s: int, a: int, t_a: float) -> bool:
+        """Whether slot ``s``'s first three sightings of its current segment lie on one
+        line within their noise (an RMS of 3 sigma; 1.4 is a 2-D residual's): one motion
+        since its bend, which they time better than the bend's contact does
+        (``_anchor_t``)."""
+        seg0 = int(self._seg0[s])
+        tt, xa = self._samples(s, seg0, seg0 + 2, t_a)
+        if len(tt) < 3:
+            return False
+        return fit_path(tt, xa, 1)[1] <= 3.0 * self._sigma_of(s, a)
 
     def _slow_bends(self, moving: np.ndarray, ahead: np.ndarray, coef: np.ndarray,
                     have: np.ndarray, tmax: np.ndarray, tt: np.ndarray, seen_ah: np.ndarray,
