@@ -1374,6 +1374,16 @@ def test_ball_meeting_another_just_after_the_frame_its_bend_is_flagged_at_hits_i
     assert abs(hits[1].t_s - 1.320) < 0.005
 
 
+def test_cue_ball_curving_off_a_hit_keeps_its_path_into_the_next_contact():
+    # pool seed 3 shot 79: the cue ball curves (2 m/s^2, its spin) off its hit on ball 3;
+    # ball 3, back off the left head cushion, strikes it at 0.754 s. A quadratic through
+    # five sightings of that curve, 2.3 sigma RMS by their noise, called a bend a frame
+    # early, and the cue ball's path into the hit was cut there
+    events = _recorded(POOL, "cue_ball_curving_after_a_hit_into_a_ball_it_passes_tracks.json")
+    got = [e.t_s for e in of(events, EventKind.CONTACT) if set(e.ids) == {1, 3}]
+    assert len(got) == 2 and abs(got[1] - 0.754) < 0.005, got
+
+
 def test_slow_ball_into_a_cushion_by_a_pocket_hits_it_past_the_cushion_nose_end():
     # pool seed 1 shot 253: ball 3 creeps (50 mm/s across) into the right head cushion
     # and back off it, its centre 12 mm past the end of the cushion's straight nose by
@@ -2793,11 +2803,15 @@ def test_split_hit_just_after_a_frame_hits_both_balls_from_the_cue_balls_path_in
     # 0.752 and 0.753 s, 19 ms after a frame that sees all three where they were. Its bend
     # is flagged at that frame, before either ball shows its start, and left unexplained;
     # a frame on, its path after, run back, reaches neither. Its path into the bend does:
-    # both contacts, in order, for review (1 ms apart), and no contact between 2 and 3
+    # both contacts, in order, each marked down as one of a split hit (1 ms apart), and
+    # no contact between 2 and 3. (Since 2.5 sigma RMS lets a bend flagged by a noisy
+    # fit be premature, that bend is one and the path in goes on to both contacts: in
+    # the right order, 1.3 ms apart, at 0.55; before, both went for review.)
     hits = _contacts(POOL, "split_hit_just_after_a_frame_tracks.json")
     early = [(ids, t, c) for ids, t, c in hits if t < 1.0]
     assert [ids for ids, _, _ in early] == [(1, 2), (1, 3)]
-    assert all(abs(t - 0.752) < 0.01 and c < 0.5 for _, t, c in early)
+    assert all(abs(t - 0.752) < 0.01 and c < 0.8 for _, t, c in early)
+    assert early[0][1] < early[1][1]
 
 
 def test_cue_ball_into_a_ball_resting_against_another_does_not_reach_the_other():
