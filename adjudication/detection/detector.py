@@ -3397,9 +3397,9 @@ class MotionEventDetector:
 
     def _late_roots(self, found: set[int]) -> None:
         """Objects seen leaving rest in an earlier frame with no cause then, whose hit
-        ``_causes`` found now, from the striker's bend: timed by that hit, and tested for a
-        cushion met before they were first seen moving (a pawn struck by the puck into
-        the cushion beside it, seen once on its way in)."""
+        ``_causes`` found now, from the striker's bend: tested for a cushion met before
+        they were first seen moving, from their start or that hit, whichever is earlier
+        (a pawn struck by the puck into the cushion beside it, seen once on its way in)."""
         for s in sorted(found):
             if not (self._orphan[s] and self._mode[s] == _MOVING):
                 continue
