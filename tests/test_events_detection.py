@@ -1131,7 +1131,8 @@ def test_pawn_hit_along_a_cushion_that_hits_the_next_within_the_frame_hits_it():
     # path after a contact, with a single sighting since, is the line from where the
     # contact left it through that sighting (the sightings after, on no one line, cannot
     # stand in for it)
-    events = _recorded(NOVUSS, "pawn_hit_along_a_cushion_hits_the_next_within_the_frame_tracks.json")
+    events = _recorded(
+        NOVUSS, "pawn_hit_along_a_cushion_hits_the_next_within_the_frame_tracks.json")
     got = [e.t_s for e in of(events, EventKind.CONTACT) if e.ids == (13, 14)]
     assert any(abs(t - 0.817) < 0.005 for t in got), got
 
