@@ -1137,6 +1137,16 @@ def test_pawn_hit_along_a_cushion_that_hits_the_next_within_the_frame_hits_it():
     assert any(abs(t - 0.817) < 0.005 for t in got), got
 
 
+def test_puck_off_a_row_pawn_beside_cushion_a_never_hits_that_cushion():
+    # novuss seed 4 shot 252: the puck, struck 11 mm from cushion a's touching line, hits
+    # row pawn 10 at 0.428 s and slides off it, away from the cushion. A path fitted
+    # across that contact sped up at 10 m/s^2, which no sliding disc does, and came within
+    # the cushion gate of cushion a: no cushion is read off such a path
+    events = _recorded(NOVUSS, "puck_struck_beside_cushion_a_off_a_row_pawn_tracks.json")
+    assert [e.t_s for e in of(events, EventKind.CUSHION) if e.ids == (1,)] == []
+    assert [e.ids for e in of(events, EventKind.CONTACT)][:1] == [(1, 10)]
+
+
 def _puck_hits(name, events=None):
     """The puck's contacts, (ids, time), in recorded Novuss tracks tests/data/``name`` (or
     in their ``events``, already replayed)."""

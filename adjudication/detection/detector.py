@@ -4071,6 +4071,9 @@ class MotionEventDetector:
         ``exact_only``, within ``cushion_gate_mm`` of it), normal velocity reversed by the
         motion seen from frame ``after_from`` (default ``a``) on."""
         s_ = self.settings
+        if self._straight and float(coef[2] @ coef[1]) > 0.0 and float(
+                np.linalg.norm(coef[2])) > _MAX_DECEL_MM_S2:
+            return False  # (a disc speeding up hard: a path fitted across a change)
         r = float(self._radius[s])
         a0 = a if after_from is None else after_from
         tt, xa = self._samples(s, a0, a0 + s_.lag_frames, t_a)
