@@ -516,8 +516,9 @@ class MotionEventDetector:
         self._came_dir = np.zeros((0, 2))  # unit direction it came to rest along (0: none)
         self._rest_shot = np.zeros(0, dtype=int)  # the shot it came to rest in (0: none)
         self._start_xy = np.zeros((0, 2))
-        # (time, centre) of the contact or cushion that began the current segment after a
-        # bend (nan: none): one more point of the path while a single sighting follows
+        # (time, centre) of the contact or cushion that began a disc's current segment
+        # after a bend (nan: none, and always on pool, where spin curves the way off it):
+        # one more point of the path while a single sighting follows
         self._anchor_t = np.zeros(0)
         self._anchor_xy = np.zeros((0, 2))
         self._first_off = np.zeros(0, dtype=int)
@@ -1026,9 +1027,9 @@ class MotionEventDetector:
             self._seg0[s] = a + 1 if s in self._bent_late else a
             self._t_start[s] = np.nan
             self._anchor_t[s] = np.nan
-            t_c = max([self._contact_t.get(s, -math.inf)] + [
-                t for (m, _), t in self._last_cush_t.items() if m == s])
-            if s in paths and t_a - 2.0 * self._dt < t_c < self._T(int(self._seg0[s])) - 1e-3:
+            t_c = self._run_began(s)  # (its last contact or cushion: no start now)
+            if (self._straight and s in paths
+                    and t_a - 2.0 * self._dt < t_c < self._T(int(self._seg0[s])) - 1e-3):
                 self._anchor_t[s] = t_c
                 self._anchor_xy[s] = eval_path(paths[s], t_c - t_a)
         for s, t_stop in to_rest:
@@ -1124,12 +1125,11 @@ class MotionEventDetector:
                 tau = np.concatenate([[self._t_start[s] - t_a], tau])
                 xy = np.concatenate([self._start_xy[s][None], xy])
                 self._from_start.add(s)
-            if (self._straight and len(tau) == 1
-                    and self._anchor_t[s] - t_a < float(tau[0]) - 1e-3
+            if (len(tau) == 1 and self._anchor_t[s] - t_a < float(tau[0]) - 1e-3
                     and not self._steady_after(s, a, t_a)):
                 # a disc bent by a contact (or a cushion) just before its one sighting
                 # since: the line from where it met it (another contact may follow within
-                # the frame; a pool ball's spin curves its way off a contact too much)
+                # the frame)
                 tau = np.concatenate([[self._anchor_t[s] - t_a], tau])
                 xy = np.concatenate([self._anchor_xy[s][None], xy])
             if len(tau) >= 2:
@@ -1251,10 +1251,8 @@ class MotionEventDetector:
         since its bend, which they time better than the bend's contact does
         (``_anchor_t``)."""
         seg0 = int(self._seg0[s])
-        tt, xa = self._samples(s, seg0, seg0 + 2, t_a)
-        if len(tt) < 3:
-            return False
-        return fit_path(tt, xa, 1)[1] <= 3.0 * self._sigma_of(s, a)
+        fit = self._line_after(s, a, t_a, *self._samples(s, seg0, seg0 + 2, t_a))
+        return fit is not None and fit[1] == 0
 
     def _slow_bends(self, moving: np.ndarray, ahead: np.ndarray, coef: np.ndarray,
                     have: np.ndarray, tmax: np.ndarray, tt: np.ndarray, seen_ah: np.ndarray,
@@ -4082,8 +4080,8 @@ class MotionEventDetector:
         # (the frames after may miss it but one: that one must lie where the bounce puts it)
         one = len(tt) == 1
         after = None if one else fit_path(tt, xa, 1 if len(tt) < 4 else 2)[0]
-        # (and, where that goes on into the cushion, fitted up to the next change)
-        short = None if one else self._fit_after(s, a0, tt, xa)
+        # (and, where a sighting misses that, fitted up to the next change)
+        short = None if after is None else self._fit_after(s, a0, tt, xa, after)
         found = False
         reach = 0.5 * self._dt if after_from is None else 0.0
         for k in range(len(self._cush_a)):
@@ -4119,20 +4117,22 @@ class MotionEventDetector:
             found = self._off_a_jaw(s, a, coef, after, tau0, tau1 + reach, t_a)
         return found
 
-    def _fit_after(self, s: int, a: int, tt: np.ndarray, xa: np.ndarray) -> np.ndarray:
+    def _fit_after(self, s: int, a: int, tt: np.ndarray, xa: np.ndarray, coef: np.ndarray
+                   ) -> np.ndarray | None:
         """The motion of slot ``s`` from frame ``a`` on, fitted to its sightings ``xa`` at
-        ``tt`` up to the next change: the last ones are dropped while the fit misses one by
-        more than the noise (a pawn back off a cushion and into the puck within a frame or
-        two: fitted through both, it would seem to go on into the cushion)."""
+        ``tt`` up to the next change: the last ones are dropped while the fit (``coef``
+        through them all, to begin with) misses one by more than the noise (a pawn back
+        off a cushion and into the puck within a frame or two: fitted through both, it
+        would seem to go on into the cushion). None where none is dropped."""
         noise = self._noise_mm(s, a)
-        while True:
-            coef = fit_path(tt, xa, 1 if len(tt) < 4 else 2)[0]
-            if len(tt) <= 2:
-                return coef
+        dropped = False
+        while len(tt) > 2:
             miss = np.linalg.norm(eval_path(coef, tt) - xa, axis=1)
             if float(miss.max()) <= noise:
-                return coef
-            tt, xa = tt[:-1], xa[:-1]
+                break
+            tt, xa, dropped = tt[:-1], xa[:-1], True
+            coef = fit_path(tt, xa, 1 if len(tt) < 4 else 2)[0]
+        return coef if dropped else None
 
     def _jaw_scan(self, sl: np.ndarray, coef: np.ndarray, a: int, look: int, t_a: float,
                   tau0: float) -> None:
