@@ -1,12 +1,15 @@
 """The event benchmark's first-contact table: a right call under the rules' review
 threshold is counted apart, right, review and wrong add up to every shot, and a split hit
-named for review is told from the physics' log."""
+named for review is told from the physics' log; a push that moves nothing a camera sees is
+not in the ground truth."""
 
 from __future__ import annotations
 
 import re
 
-from benchmarks.events import report, run_table, split_pair
+from adjudication.detection import default_lines
+from benchmarks.events import push_moved_mm, report, run_table, simulated_shots, split_pair, truth
+from calibration.tables import get_table
 
 
 def test_first_contact_row_counts_right_calls_under_review_apart_and_adds_up():
@@ -49,3 +52,31 @@ def test_first_contact_right_or_split_for_review_counts_only_a_split_named_for_r
     vals = [c.strip() for c in row.strip("|").split("|")]
     got = float(vals[cols.index("right, or split for review")].rstrip(" %"))
     assert abs(got - 100.0 * (s["first_ok"] + s["split_review"]) / 8) < 0.1
+
+
+def test_a_push_counts_only_if_it_moves_something_three_mm():
+    # (Novuss seed 1 shot 74: the puck drives pawn 11 into cushion a, and the impulse runs
+    # down the row 12-17 at 81-126 mm/s; each inner pawn moves tenths of a mm, the last 2.9)
+    spec = get_table("novuss")
+    lines = tuple(spec.line(n) for n in default_lines(spec))
+    res = next(r for done, _, r, _ in simulated_shots(spec, 75, 1) if done == 74)
+    contacts = [g for g in truth(spec, res, lines) if g["kind"] == "contact"]
+    row = [g for g in contacts if 1 not in g["ids"]]
+    assert [g["ids"] for g in row] == [(11, 12), (12, 13), (13, 14), (14, 15), (15, 16),
+                                       (16, 17)]
+    assert all(g["dont_care"] and g["unseen_push"] for g in row)
+    assert 2.0 < push_moved_mm(res, 12, row[0]["t"]) < 3.0
+    assert contacts[0]["ids"] == (1, 11) and not contacts[0].get("dont_care")
+    # a Newton's cradle (seed 0 shot 16): the puck hits pawn 12 at 0.577 s, whose row
+    # passes the impulse on to pawn 17, which slides 40 mm: every push of it counts
+    res = next(r for done, _, r, _ in simulated_shots(spec, 17, 0) if done == 16)
+    cradle = [g for g in truth(spec, res, lines)
+              if g["kind"] == "contact" and 0.577 < g["t"] < 0.579 and 1 not in g["ids"]]
+    assert [g["ids"] for g in cradle] == [(12, 13), (13, 14), (14, 15), (15, 16), (16, 17)]
+    assert all(g["frozen"] and not g.get("dont_care") for g in cradle)
+    # a pool break: the rack's pushes send balls off, and stay in the ground truth
+    pool = get_table("pool-9ft")
+    res = next(r for _, _, r, _ in simulated_shots(pool, 1, 0))
+    gt = truth(pool, res, ())
+    assert sum(bool(g.get("frozen")) for g in gt) >= 10
+    assert not any(g.get("unseen_push") for g in gt)
