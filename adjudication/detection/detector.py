@@ -144,6 +144,10 @@ _JAW_SCAN_MM = 20.0
 _TOUCH_GAP_MM = 3.0
 #: An object resting closer than this (mm, edge to nose line) lies against that cushion.
 _HUG_MM = 3.0
+#: ... and is pressed into it by a push whose line of centres leans into it by more than
+#: this (cosine to its normal): any lean at all meets the cushion, and a push along a row
+#: beside it leans a few hundredths by noise (1 mm over 30 mm between centres).
+_PRESSED_COS = 0.1
 #: An object that left rest this recently (s) still passes a push on to the touching
 #: objects it rested against: their onsets may show a frame or two after its own.
 _RECENT_START_S = 0.1
@@ -300,6 +304,8 @@ _RAIL_KICK_MM_S = 100.0
 _KICK_WAIT_FRAMES = 2
 #: The most deceleration (mm/s^2) taken from a striker's fitted path for friction.
 _MAX_DECEL_MM_S2 = 5000.0
+#: The fastest anything moves on either table (mm/s; a hard pool break, 8-12 m/s).
+_MAX_SPEED_MM_S = 12000.0
 #: A mover slower than this (mm/s) at its last fitted sighting is tested for a hit as a
 #: resting object is, against how far its speed could carry it.
 _SLOW_BEND_MM_S = 100.0
@@ -4055,7 +4061,7 @@ class MotionEventDetector:
         nrm = push_xy / max(float(np.linalg.norm(push_xy)), 1e-9)
         for k in range(len(self._cush_a)):
             n = self._cush_n[k]
-            if float((p - self._cush_a[k]) @ n) - r > 3.0 or float(nrm @ n) > -0.2:
+            if float((p - self._cush_a[k]) @ n) - r > 3.0 or float(nrm @ n) > -_PRESSED_COS:
                 continue
             if not self._beside_cushion(k, p) or self._cushion_recent(s, k, t_s):
                 continue
@@ -4107,7 +4113,9 @@ class MotionEventDetector:
                 bounced = self._folded_back(s, a, k, eval_path(coef, float(tt[0])), xa[0])
             else:
                 bounced = float(eval_velocity(after, tc) @ n) > 0 or (
-                    short is not None and float(eval_velocity(short, tc) @ n) > 0)
+                    short is not None and float(eval_velocity(short, tc) @ n) > 0) or (
+                    self._past_line(s, a, k, coef, tc, float(tt[0]))
+                    and self._folded_back(s, a, k, eval_path(coef, float(tt[0])), xa[0]))
             if not bounced:
                 continue
             if not self._cushion_recent(s, k, t_a + tc):
@@ -4168,6 +4176,20 @@ class MotionEventDetector:
                 self._cushion_event(s, k, t_a + tc, a, p, 0.8 * self._quality([s], a))
             return True
         return False
+
+    def _past_line(self, s: int, a: int, k: int, coef: np.ndarray, tc: float, tau: float
+                   ) -> bool:
+        """Whether slot ``s``'s path in (``coef``, meeting cushion ``k`` at ``tc``), run
+        on to ``tau``, lies past that cushion's touching line by more than the noise: it
+        went into the cushion. Only a path that slows and keeps under
+        ``_MAX_SPEED_MM_S`` is run on (one fitted across a change can go anywhere)."""
+        v_in = float(np.linalg.norm(eval_velocity(coef, tc)))
+        v_on = float(np.linalg.norm(eval_velocity(coef, tau)))
+        if v_in > _MAX_SPEED_MM_S or v_on > v_in:
+            return False
+        p = eval_path(coef, tau)
+        past = float(self._radius[s]) - float((p - self._cush_a[k]) @ self._cush_n[k])
+        return past > self._noise_mm(s, a)
 
     def _folded_back(self, s: int, a: int, k: int, p: np.ndarray, xy: np.ndarray,
                      slack_mm: float | None = None) -> bool:
