@@ -1046,6 +1046,12 @@ def test_puck_glimpsed_in_the_hand_over_the_cushion_is_not_placed_there():
     assert placed and all(np.linalg.norm(p - b_xy) < 5.0 for p in placed), placed
 
 
+def _first_cushion(events, obj: int, cushion: str, t_s: float, tol_s: float) -> bool:
+    """Whether object ``obj``'s first cushion in ``events`` is ``cushion``, at ``t_s``."""
+    got = [e for e in of(events, EventKind.CUSHION) if e.ids == (obj,)]
+    return bool(got) and got[0].cushion == cushion and abs(got[0].t_s - t_s) < tol_s
+
+
 def _recorded(spec, name):
     """Events of tests/data/``name``: tracks as cueref run tracked them from the pixels."""
     data = json.loads((Path(__file__).parent / "data" / name).read_text())
@@ -1110,8 +1116,7 @@ def test_pawn_off_a_cushion_into_the_puck_two_frames_later_still_hits_that_cushi
     # fitted through the sightings past that second contact, seemed to go on into the
     # cushion. It is fitted up to the change as well
     events = _recorded(NOVUSS, "pawn_off_a_cushion_into_the_puck_within_two_frames_tracks.json")
-    got = [e for e in of(events, EventKind.CUSHION) if e.ids == (6,)]
-    assert got and got[0].cushion == "b" and abs(got[0].t_s - 0.713) < 0.01
+    assert _first_cushion(events, 6, "b", 0.713, 0.01)
 
 
 def test_pawn_struck_into_a_cushion_seen_once_on_its_way_in_hits_that_cushion():
@@ -1121,8 +1126,7 @@ def test_pawn_struck_into_a_cushion_seen_once_on_its_way_in_hits_that_cushion():
     # puck's bend a frame later finds the hit, and the cushion before it was seen is
     # tested then, its start timed by that one sighting on the way in
     events = _recorded(NOVUSS, "pawn_struck_into_a_cushion_seen_once_on_its_way_in_tracks.json")
-    got = [e for e in of(events, EventKind.CUSHION) if e.ids == (9,)]
-    assert got and got[0].cushion == "b" and abs(got[0].t_s - 0.787) < 0.005
+    assert _first_cushion(events, 9, "b", 0.787, 0.005)
 
 
 def test_pawn_hit_along_a_cushion_that_hits_the_next_within_the_frame_hits_it():
@@ -1154,8 +1158,7 @@ def test_row_end_pawn_struck_at_a_slant_into_its_cushion_bounces_off_it():
     # along the row with nothing of that lean: the cushion took it (927 mm/s into it)
     events = _recorded(NOVUSS, "puck_along_cushion_a_into_the_row_end_tracks.json")
     assert [e.ids for e in of(events, EventKind.CONTACT)][:1] == [(1, 17)]
-    got = [e for e in of(events, EventKind.CUSHION) if e.ids == (17,)]
-    assert got and got[0].cushion == "a" and abs(got[0].t_s - 0.515) < 0.005
+    assert _first_cushion(events, 17, "a", 0.515, 0.005)
 
 
 def test_pawn_off_a_cushion_into_a_pawn_within_a_frame_meets_both():
@@ -1163,8 +1166,7 @@ def test_pawn_off_a_cushion_into_a_pawn_within_a_frame_meets_both():
     # once between; the fits after run through both and show no way back off the cushion,
     # but that sighting lies where the cushion folds back its path in, run on 7 mm past it
     events = _recorded(NOVUSS, "pawn_off_cushion_b_into_a_pawn_within_a_frame_tracks.json")
-    got = [e for e in of(events, EventKind.CUSHION) if e.ids == (3,)]
-    assert got and got[0].cushion == "b" and abs(got[0].t_s - 1.543) < 0.01
+    assert _first_cushion(events, 3, "b", 1.543, 0.01)
     assert any(abs(e.t_s - 1.574) < 0.005 for e in of(events, EventKind.CONTACT)
                if set(e.ids) == {3, 4})
 
