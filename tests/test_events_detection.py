@@ -1184,6 +1184,17 @@ def test_a_path_fitted_across_a_change_is_not_run_on_into_a_cushion():
     assert {e.cushion for e in of(events, EventKind.CUSHION) if e.ids == (10,)} == {"left"}
 
 
+def test_slow_striker_nearest_a_ball_as_the_frame_ends_is_timed_by_its_path_run_on():
+    # pool-9ft seed 0 shot 195, a break: the cue ball at 130 mm/s meets ball 9 at
+    # 5.459 s, 26 ms after a frame, and ball 9, resting 2 mm from ball 4, meets it at
+    # 5.484 s. Nearest ball 9 as the frame ends, still closing, the cue ball's path run on
+    # touches it within the next frame: that times the hit, not the frame's end
+    events = _recorded(POOL, "slow_cue_ball_into_a_ball_beside_another_tracks.json")
+    got = {e.ids: e.t_s for e in of(events, EventKind.CONTACT)}
+    assert abs(got[(1, 9)] - 5.459) < 0.01, got
+    assert abs(got[(9, 4)] - 5.484) < 0.05, got
+
+
 def _puck_hits(name, events=None):
     """The puck's contacts, (ids, time), in recorded Novuss tracks tests/data/``name`` (or
     in their ``events``, already replayed)."""

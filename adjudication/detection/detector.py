@@ -353,6 +353,9 @@ class _Candidate:
     conf: float
     bounce_only: bool
     cradle: bool = False  # the other rests, passing the hit on to a touching one
+    # a near miss at the window's end that the striker's path, run on, touches within the
+    # next frame: the time of that touch (relative to the frame), which times the contact
+    run_on: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1541,6 +1544,7 @@ class MotionEventDetector:
                 exact_only = False
                 bounce_only = False
                 cradle = False
+                run_on = None
                 if not (soon[j] or onset[j] or bend[j]):
                     if j not in moving_before:
                         # a resting object that was hit moves, unless it is held (against a
@@ -1579,6 +1583,11 @@ class MotionEventDetector:
                     if tc >= tau1 - 1e-9 and j not in moving_before and not (
                             onset[j] or bend[j]) and self._first_off[j] == 1:
                         at_end.add((i, j))
+                    if tc >= tau1 - 1e-9 and j not in moving_before and self._leaves_soon(j):
+                        # (nearest as the window ends and still closing, and it leaves
+                        # rest after the window: the path run on times the touch, if it
+                        # comes within the next frame)
+                        run_on = first_touch(ci, cj, r, tc, tc + self._dt)
                     if tc <= tau0 + 1e-9 and float(
                             (eval_path(ci, tc) - eval_path(cj, tc))
                             @ (eval_velocity(ci, tc) - eval_velocity(cj, tc))) > 0.0:
@@ -1621,7 +1630,7 @@ class MotionEventDetector:
                         i, j, ci, cj, tc, moving_before, a, t_a):
                     continue
                 seen_pairs.add(key)
-                cands.append(_Candidate(tc, i, j, r, conf, bounce_only, cradle))
+                cands.append(_Candidate(tc, i, j, r, conf, bounce_only, cradle, run_on))
         # (of held objects a striker's path is nearest as the window ends, still closing,
         # it met the one it is clearly nearest: a row's pawn hit head on just before the
         # frame, not the neighbour its path would have reached after it)
@@ -1686,7 +1695,8 @@ class MotionEventDetector:
                     striker, other, paths[striker], c.tc, a):
                 conf = min(conf, 0.45)
             self._last_pair_t[(min(c.i, c.j), max(c.i, c.j))] = t_a
-            t_hit = self._timed_by_departure(striker, other, c.tc, a, t_a, moving_before)
+            t_hit = self._timed_by_departure(
+                striker, other, c.tc if c.run_on is None else c.run_on, a, t_a, moving_before)
             if t_hit != c.tc:
                 c = dataclasses.replace(c, tc=t_hit)
                 p_s = self._back_inside(striker, eval_path(paths[striker], c.tc))
@@ -2107,6 +2117,11 @@ class MotionEventDetector:
             on = self._rest_xy[still] - eval_path(c_mover, tc)
             return float(u @ on) < _PUSH_COS * max(float(np.linalg.norm(on)), 1e-9)
         return False
+
+    def _leaves_soon(self, j: int) -> bool:
+        """Whether resting slot ``j`` is first seen off its rest in the frames after this
+        one (``_first_off``), within the look-ahead."""
+        return 1 <= int(self._first_off[j]) <= self.settings.lag_frames
 
     def _still_after(self, j: int, tc: float, a: int, t_a: float) -> bool:
         """Whether resting slot ``j``, which another object passes nearest at ``tc``, left
