@@ -4124,13 +4124,16 @@ class MotionEventDetector:
                 continue
             if float(eval_velocity(coef, tc) @ n) >= 0:
                 continue
+            p_on = eval_path(coef, float(tt[0]))  # (the path in, run on to that sighting)
             if after is None:
-                bounced = self._folded_back(s, a, k, eval_path(coef, float(tt[0])), xa[0])
+                bounced = self._folded_back(s, a, k, p_on, xa[0])
             else:
+                # (or, where the fits after run through a next change, the sighting lies
+                # where the cushion folds back a path in that went past it by the noise)
                 bounced = float(eval_velocity(after, tc) @ n) > 0 or (
                     short is not None and float(eval_velocity(short, tc) @ n) > 0) or (
-                    self._past_line(s, a, k, coef, tc, float(tt[0]))
-                    and self._folded_back(s, a, k, eval_path(coef, float(tt[0])), xa[0]))
+                    self._runs_on(coef, tc, float(tt[0])) and self._folded_back(
+                        s, a, k, p_on, xa[0], min_past_mm=self._noise_mm(s, a)))
             if not bounced:
                 continue
             if not self._cushion_recent(s, k, t_a + tc):
@@ -4192,30 +4195,25 @@ class MotionEventDetector:
             return True
         return False
 
-    def _past_line(self, s: int, a: int, k: int, coef: np.ndarray, tc: float, tau: float
-                   ) -> bool:
-        """Whether slot ``s``'s path in (``coef``, meeting cushion ``k`` at ``tc``), run
-        on to ``tau``, lies past that cushion's touching line by more than the noise: it
-        went into the cushion. Only a path that slows and keeps under
-        ``_MAX_SPEED_MM_S`` is run on (one fitted across a change can go anywhere)."""
+    @staticmethod
+    def _runs_on(coef: np.ndarray, tc: float, tau: float) -> bool:
+        """Whether a path in (``coef``, meeting a cushion at ``tc``) may be run on to
+        ``tau`` past it: it slows, and keeps under ``_MAX_SPEED_MM_S`` (one fitted across a
+        change can go anywhere)."""
         v_in = float(np.linalg.norm(eval_velocity(coef, tc)))
         v_on = float(np.linalg.norm(eval_velocity(coef, tau)))
-        if v_in > _MAX_SPEED_MM_S or v_on > v_in:
-            return False
-        p = eval_path(coef, tau)
-        past = float(self._radius[s]) - float((p - self._cush_a[k]) @ self._cush_n[k])
-        return past > self._noise_mm(s, a)
+        return v_in <= _MAX_SPEED_MM_S and v_on <= v_in
 
     def _folded_back(self, s: int, a: int, k: int, p: np.ndarray, xy: np.ndarray,
-                     slack_mm: float | None = None) -> bool:
+                     slack_mm: float | None = None, min_past_mm: float = 0.0) -> bool:
         """Whether slot ``s``'s sighting ``xy`` at frame ``a`` lies where position ``p``,
         over cushion ``k``'s touching line, folded back at that line puts it: within
         ``slack_mm`` (default half the way ``p`` went past the line: a bounce keeps the
         motion along the cushion and loses some of that off it), or the noise. False
-        when ``p`` is not over the line."""
+        when ``p`` is not over the line by more than ``min_past_mm``."""
         n = self._cush_n[k]
         past = float(self._radius[s]) - float((p - self._cush_a[k]) @ n)
-        if past <= 0.0:
+        if past <= min_past_mm:
             return False
         mirror = p + 2.0 * past * n
         slack = 0.5 * past if slack_mm is None else slack_mm
