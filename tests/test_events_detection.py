@@ -3313,3 +3313,21 @@ def test_slow_pushes_through_a_rack_are_reported():
     # fit reads such pushes low (under 50 mm/s): they are reported from 30 mm/s
     pairs = _pairs_at(POOL, "rack_slow_pushes_on_the_break_tracks.json", 0.655)
     assert {frozenset((3, 6)), frozenset((6, 10))} <= pairs, pairs
+
+
+def test_ball_long_at_rest_struck_on_along_its_old_way_was_hit():
+    # pool seed 3 shot 215 (break): ball 7 rolled to rest 1.4 s before; the cue ball meets
+    # 4 at 2.985 s and 4 meets 7 at 2.989 s, sending it on the way it came in. A roller
+    # that only looked at rest goes on so; one still for that long was struck
+    hits = _contacts(POOL, "ball_at_rest_since_the_break_struck_on_its_old_way_tracks.json")
+    assert any(set(ids) == {4, 7} and abs(t - 2.989) < 0.01 for ids, t, _ in hits), hits
+
+
+def test_ball_struck_into_the_next_across_a_gap_within_the_frame_is_found():
+    # pool seed 3 shot 165 (break): the cue ball meets 4 at 3.331 s, 4 meets 6 across a
+    # 5 mm gap at 3.338 s, and 6 pushes 9 at 3.342 s, all after the same frame. 6's onset,
+    # run back over a start cut short, lies before 4 left: 4 struck it all the same
+    hits = _contacts(POOL, "ball_struck_into_the_next_within_the_frame_tracks.json")
+    pairs = [(set(ids), t) for ids, t, _ in hits if 3.3 < t < 3.36]
+    assert any(ids == {4, 6} for ids, _ in pairs), pairs
+    assert any(ids == {6, 9} for ids, _ in pairs), pairs

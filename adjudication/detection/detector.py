@@ -110,6 +110,9 @@ _MAX_ACCEL_MM_S2 = 2500.0
 #: Fastest restart (mm/s) of an object that seemed at rest still taken for the same motion
 #: going on (a slow roller): faster ones were hit.
 _RESTART_MM_S = 80.0
+#: Longest spell (s) at rest that a slow roller seems to pass there: a roller under
+#: ``_RESTART_MM_S`` shows its motion within it, and one still that long was hit.
+_RESTART_REST_S = 0.5
 #: Frames back a line crossing's last sighting before it may lie (a gap of a few frames,
 #: blur on a fast puck, hides no crossing).
 _CROSS_BACK = 6
@@ -524,6 +527,7 @@ class MotionEventDetector:
         self._left_t = np.zeros(0)  # when it last left rest, bends or not (nan: never)
         self._came_dir = np.zeros((0, 2))  # unit direction it came to rest along (0: none)
         self._rest_shot = np.zeros(0, dtype=int)  # the shot it came to rest in (0: none)
+        self._rest_t = np.zeros(0)  # when it came to rest
         self._start_xy = np.zeros((0, 2))
         # (time, centre) of the contact or cushion that began a disc's current segment
         # after a bend (nan: none, and always on pool, where spin curves the way off it):
@@ -593,6 +597,7 @@ class MotionEventDetector:
         self._left_t = np.append(self._left_t, np.nan)
         self._came_dir = np.concatenate([self._came_dir, np.zeros((1, 2))])
         self._rest_shot = np.append(self._rest_shot, 0)
+        self._rest_t = np.append(self._rest_t, -math.inf)
         self._start_xy = np.concatenate([self._start_xy, np.zeros((1, 2))])
         self._anchor_t = np.append(self._anchor_t, np.nan)
         self._anchor_xy = np.concatenate([self._anchor_xy, np.zeros((1, 2))])
@@ -1057,6 +1062,7 @@ class MotionEventDetector:
             norm = float(np.linalg.norm(came))
             self._came_dir[s] = came / norm if norm > 2.0 * s_.onset_min_mm else 0.0
             self._rest_shot[s] = self._shot if self._shot_on else 0
+            self._rest_t[s] = t_stop
             self._rest_n[s] = len(tau)
             self._last_motion_t = max(self._last_motion_t, t_stop)
             if self._carry[s]:
@@ -3701,13 +3707,22 @@ class MotionEventDetector:
                           tuple[float, float]]] = []
         s_gate = self.settings.contact_gate_mm
         bounced: dict[int, tuple[int, float]] = {}  # folded path -> its cushion and time
+        # (the first sighting off rest: an onset run back from a start cut short, the object
+        # stopped by the next it hit, lies early, even before what hit it left)
+        seen_off = t_a + float(tt[0]) if len(tt) else -math.inf
         for j in range(len(self._ids)):
             if j == s or (among is not None and j not in among):
                 continue
+            hi_late = None
             if j in started:
                 cj = self._start_path(j, a, t_a)
-                if cj is None or float(self._t_start[j]) > t_on + 0.5 * self._dt:
+                t0_j = float(self._t_start[j])
+                if cj is None:
                     continue
+                if t0_j > t_on + 0.5 * self._dt:
+                    if not t0_j < seen_off:
+                        continue
+                    hi_late = seen_off - t_a
             elif self._mode[j] == _MOVING and j in paths and not onset[j]:
                 cj = paths[j]
             elif self._mode[j] == _MOVING and not onset[j] and not self._seen[
@@ -3731,7 +3746,7 @@ class MotionEventDetector:
                 continue
             # (a struck puck would seem to reach the row behind it)
             lo_j = self._since_start(j, lo, t_a)
-            hi_j = max(hi, lo_j)
+            hi_j = max(hi, lo_j) if hi_late is None else hi_late
             # (gap, time, score, path, window it touched in when not the whole window)
             ways: list[tuple[float, float, float, np.ndarray, tuple[float, float] | None]] = []
             made = self._struck_from.get(j) if j not in started else None
@@ -4488,8 +4503,10 @@ class MotionEventDetector:
 
     def _restarts(self, s: int, a: int, look: int, t_a: float) -> bool:
         """Whether slot ``s``, which came to rest during this shot, goes on along the
-        direction it came from: a slow roller that only looked at rest, not a new motion."""
-        if self._rest_shot[s] != self._shot or not np.any(self._came_dir[s]):
+        direction it came from: a slow roller that only looked at rest, not a new motion
+        (nor one at rest for long: a rack ball a break left still, hit the same way on)."""
+        if (self._rest_shot[s] != self._shot or not np.any(self._came_dir[s])
+                or t_a - self._rest_t[s] > _RESTART_REST_S):
             return False
         tt, xa = self._samples(s, a, a + look, t_a)
         if len(tt) == 0:
