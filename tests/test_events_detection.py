@@ -3331,3 +3331,15 @@ def test_ball_struck_into_the_next_across_a_gap_within_the_frame_is_found():
     pairs = [(set(ids), t) for ids, t, _ in hits if 3.3 < t < 3.36]
     assert any(ids == {4, 6} for ids, _ in pairs), pairs
     assert any(ids == {6, 9} for ids, _ in pairs), pairs
+
+
+def test_ball_struck_into_the_next_that_passes_it_on_across_a_gap_is_found():
+    # pool seed 3 shot 45 (break): 12 meets 2 at 3.397 s, 2 meets 4 at 3.403 s, 4 meets
+    # 7 across a 4 mm gap at 3.410 s and hardly moves on, and 7 pushes 10 at 3.411 s. 7
+    # and 10 start in the frame after, with no mover's path near them: 2's line out of
+    # its hit, run on, meets 4, and 4's, sent on along their line of centres, meets 7.
+    # (2's onset, run back, lay 40 ms before the hit that started it: it left at the hit)
+    hits = _contacts(POOL, "ball_struck_into_the_next_that_passes_it_on_across_a_gap_tracks.json")
+    got = {frozenset(ids): t for ids, t, _ in hits if 3.39 < t < 3.42}
+    for pair, t_s in (((2, 4), 3.403), ((4, 7), 3.410), ((7, 10), 3.411)):
+        assert abs(got.get(frozenset(pair), 0.0) - t_s) < 0.005, (pair, got)

@@ -3804,7 +3804,7 @@ class MotionEventDetector:
                 cands = [c for c in cands if c[2] != j]
                 cands.append((score, tc, j, cj, into, gap, into))
         if not cands:
-            return False
+            return among is None and self._hit_across_gap(s, a, t_a, started, seen_off)
         cands.sort(key=lambda c: c[0])
         score, tc, j, cj, into_bend, gap_j, fitted_in = cands[0]
         if self._hit_neighbour(s, j, cj, gap_j, *fitted_in, a, t_a):
@@ -3874,6 +3874,65 @@ class MotionEventDetector:
         self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(s)), where, conf,
                     0.005)
         self._pressed_cushion(s, self._rest_xy[s] - where, t_on, a)
+        return True
+
+    def _hit_across_gap(self, s: int, a: int, t_a: float, started: set[int],
+                        seen_off: float) -> bool:
+        """An onset no mover reaches, beyond a resting object that an object just struck
+        (``started``) runs into on the line of that hit (``_struck_ray``) before ``s``
+        is seen off rest: that object, sent on along the line of centres at the speed
+        the hit hands on, met ``s`` across a gap and passed the hit on, stopping short
+        (a rack's ball struck into the next, a few mm on, shows a few mm of motion
+        itself, frames late). ``s`` must leave along the line of centres of that second
+        hit (``_PUSH_COS``). Both contacts are reported, the earliest such way in."""
+        u = self._departure(s, a, t_a)
+        if u is None or not math.isfinite(seen_off):
+            return False
+        hi = seen_off - t_a
+        rest = (self._mode == _REST).nonzero()[0]
+        best: tuple[float, int, int, float, np.ndarray, np.ndarray] | None = None
+        for j in sorted(started):
+            cj = self._start_path(j, a, t_a)
+            ray = self._struck_ray(j, cj, a, t_a) if cj is not None else None
+            if ray is None:
+                continue
+            tau_j, path_j = ray
+            m_j = self.spec.object_for(self._labels[j]).mass_g
+            for k in rest[(rest != s) & (rest != j)].tolist():
+                t_k = first_touch(path_j, still_path(self._rest_xy[k]),
+                                  float(self._radius[j] + self._radius[k]), tau_j, hi)
+                if t_k is None:
+                    continue
+                p_j = eval_path(path_j, t_k)
+                n = self._rest_xy[k] - p_j
+                n /= max(float(np.linalg.norm(n)), 1e-9)
+                v_n = float(path_j[1] @ n)
+                m_k = self.spec.object_for(self._labels[k]).mass_g
+                v_k = n * (2.0 * m_j / (m_j + m_k) * v_n)
+                if v_n <= 0.0:
+                    continue
+                path_k = np.stack([self._rest_xy[k] - v_k * t_k, v_k, np.zeros(2)])
+                t_s = first_touch(path_k, still_path(self._rest_xy[s]),
+                                  float(self._radius[k] + self._radius[s]), t_k, hi)
+                if t_s is None:
+                    continue
+                p_k = eval_path(path_k, t_s)
+                on = self._rest_xy[s] - p_k
+                if float(u @ on) < _PUSH_COS * float(np.linalg.norm(on)):
+                    continue
+                if best is None or t_s < best[0]:
+                    best = (t_s, j, k, t_k, p_j, p_k)
+        if best is None:
+            return False
+        t_s, j, k, t_k, p_j, p_k = best
+        for x, y, t_xy, where in ((j, k, t_k, p_j), (k, s, t_s, p_k)):
+            if self._claim_pair(x, y, t_a):
+                self._event(EventKind.CONTACT, t_a + t_xy, a, (self._ref(x), self._ref(y)),
+                            where, 0.7 * self._quality([x, y], a), 0.005)
+            self._pressed_cushion(y, self._rest_xy[y] - where, t_a + t_xy, a)
+        # (the one in between starts, if it shows at all, from that hit)
+        self._note_hit(k, t_a + t_k, p_j)
+        self._t_start[s] = t_a + t_s
         return True
 
     def _through(self, j: int, s: int, where: np.ndarray) -> int | None:
@@ -4062,8 +4121,10 @@ class MotionEventDetector:
         it (None: no such hit noted as it left)."""
         hit = self._hit_dir.get(j)
         t0 = float(self._t_start[j])
-        if hit is None or not abs(hit[0] - t0) < 2e-3:
+        if hit is None or not (abs(hit[0] - t0) < 2e-3 or 0.0 < hit[0] - t0 < 2.0 * self._dt):
             return None
+        # (an onset run back to before the hit is noise: it left when it was hit)
+        t0 = max(t0, hit[0])
         tau0 = t0 - t_a
         speed = float(np.linalg.norm(eval_velocity(coef, tau0)))
         t_v, most = self._hit_speed.get(j, (math.nan, 0.0))
