@@ -3907,10 +3907,10 @@ class MotionEventDetector:
                 n = self._rest_xy[k] - p_j
                 n /= max(float(np.linalg.norm(n)), 1e-9)
                 v_n = float(path_j[1] @ n)
-                m_k = self.spec.object_for(self._labels[k]).mass_g
-                v_k = n * (2.0 * m_j / (m_j + m_k) * v_n)
                 if v_n <= 0.0:
                     continue
+                m_k = self.spec.object_for(self._labels[k]).mass_g
+                v_k = n * (2.0 * m_j / (m_j + m_k) * v_n)
                 path_k = np.stack([self._rest_xy[k] - v_k * t_k, v_k, np.zeros(2)])
                 t_s = first_touch(path_k, still_path(self._rest_xy[s]),
                                   float(self._radius[k] + self._radius[s]), t_k, hi)
