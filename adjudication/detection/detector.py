@@ -552,6 +552,8 @@ class MotionEventDetector:
         # slot -> (t_s, mm/s) of that hit, where a mover's fitted path made it on a lone
         # object: the most speed an elastic hit hands on
         self._hit_speed: dict[int, tuple[float, float]] = {}
+        # the same for any object hit from rest, in a pack or not (a pack shares it out)
+        self._handed_on: dict[int, tuple[float, float]] = {}
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
         # slot -> (t_s, centre, slot it struck) of the last contact it made as the mover
         self._struck_from: dict[int, tuple[float, np.ndarray, int]] = {}
@@ -1722,10 +1724,11 @@ class MotionEventDetector:
                                               np.zeros(2), 0.0, -nrm))
                 self._pressed_cushion(other, dvec, t_a + c.tc, a)
                 self._note_hit(other, t_a + c.tc, p_s)
+                m_s, m_o = (self.spec.object_for(self._labels[x]).mass_g
+                            for x in (striker, other))
+                self._handed_on[other] = (t_a + c.tc, 2.0 * m_s / (m_s + m_o) * v_n)
                 if not self._in_touch(other):  # (a pack shares the hit out)
-                    m_s, m_o = (self.spec.object_for(self._labels[x]).mass_g
-                                for x in (striker, other))
-                    self._hit_speed[other] = (t_a + c.tc, 2.0 * m_s / (m_s + m_o) * v_n)
+                    self._hit_speed[other] = self._handed_on[other]
                 self._t_start[other] = t_a + c.tc  # the root times its start best
                 self._start_xy[other] = self._rest_xy[other]
             for m in (c.i, c.j):
@@ -3897,6 +3900,13 @@ class MotionEventDetector:
             if ray is None:
                 continue
             tau_j, path_j = ray
+            t_v, most = self._handed_on.get(j, (math.nan, 0.0))
+            speed = float(np.linalg.norm(path_j[1]))
+            if abs(t_v - t_a - tau_j) < 2e-3 and most > speed:
+                # (one in a pack left at most what the hit hands on: the one it passed the
+                # hit on to, a few mm on, is met before its share shows)
+                v = path_j[1] * (most / max(speed, 1e-9))
+                path_j = np.stack([eval_path(path_j, tau_j) - v * tau_j, v, np.zeros(2)])
             m_j = self.spec.object_for(self._labels[j]).mass_g
             for k in rest[(rest != s) & (rest != j)].tolist():
                 t_k = first_touch(path_j, still_path(self._rest_xy[k]),
