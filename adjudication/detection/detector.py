@@ -549,11 +549,10 @@ class MotionEventDetector:
         self._struck_t: dict[int, float] = {}  # resting objects hit (held, or a cradle)
         # slot -> (t_s, unit direction) of the last hit that started it from rest
         self._hit_dir: dict[int, tuple[float, np.ndarray]] = {}
-        # slot -> (t_s, mm/s) of that hit, where a mover's fitted path made it on a lone
-        # object: the most speed an elastic hit hands on
-        self._hit_speed: dict[int, tuple[float, float]] = {}
-        # the same for any object hit from rest, in a pack or not (a pack shares it out)
-        self._handed_on: dict[int, tuple[float, float]] = {}
+        # slot -> (t_s, mm/s, lone) of that hit, where a mover's fitted path made it: the
+        # most speed an elastic hit hands on; lone where the object touched no other (a
+        # pack shares the hit out)
+        self._hit_speed: dict[int, tuple[float, float, bool]] = {}
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
         # slot -> (t_s, centre, slot it struck) of the last contact it made as the mover
         self._struck_from: dict[int, tuple[float, np.ndarray, int]] = {}
@@ -1726,9 +1725,8 @@ class MotionEventDetector:
                 self._note_hit(other, t_a + c.tc, p_s)
                 m_s, m_o = (self.spec.object_for(self._labels[x]).mass_g
                             for x in (striker, other))
-                self._handed_on[other] = (t_a + c.tc, 2.0 * m_s / (m_s + m_o) * v_n)
-                if not self._in_touch(other):  # (a pack shares the hit out)
-                    self._hit_speed[other] = self._handed_on[other]
+                self._hit_speed[other] = (t_a + c.tc, 2.0 * m_s / (m_s + m_o) * v_n,
+                                          not self._in_touch(other))
                 self._t_start[other] = t_a + c.tc  # the root times its start best
                 self._start_xy[other] = self._rest_xy[other]
             for m in (c.i, c.j):
@@ -3900,7 +3898,7 @@ class MotionEventDetector:
             if ray is None:
                 continue
             tau_j, path_j = ray
-            t_v, most = self._handed_on.get(j, (math.nan, 0.0))
+            t_v, most, _ = self._hit_speed.get(j, (math.nan, 0.0, False))
             speed = float(np.linalg.norm(path_j[1]))
             if abs(t_v - t_a - tau_j) < 2e-3 and most > speed:
                 # (one in a pack left at most what the hit hands on: the one it passed the
@@ -4126,9 +4124,9 @@ class MotionEventDetector:
     def _struck_ray(self, j: int, coef: np.ndarray, a: int, t_a: float
                     ) -> tuple[float, np.ndarray] | None:
         """(when relative to ``t_a``, path) of slot ``j`` leaving rest along the line of the
-        hit that started it, at the speed of its path ``coef`` fitted after (or the most
-        the hit hands on, where that is more): where it went before anything else turned
-        it (None: no such hit noted as it left)."""
+        hit that started it, at the speed of its path ``coef`` fitted after (or, where it
+        touched no other, the most the hit hands on, where that is more): where it went
+        before anything else turned it (None: no such hit noted as it left)."""
         hit = self._hit_dir.get(j)
         t0 = float(self._t_start[j])
         if hit is None or not (abs(hit[0] - t0) < 2e-3 or 0.0 < hit[0] - t0 < 2.0 * self._dt):
@@ -4137,8 +4135,8 @@ class MotionEventDetector:
         t0 = max(t0, hit[0])
         tau0 = t0 - t_a
         speed = float(np.linalg.norm(eval_velocity(coef, tau0)))
-        t_v, most = self._hit_speed.get(j, (math.nan, 0.0))
-        if abs(t_v - t0) < 2e-3 and most > speed:
+        t_v, most, lone = self._hit_speed.get(j, (math.nan, 0.0, False))
+        if lone and abs(t_v - t0) < 2e-3 and most > speed:
             # (a path fitted across a second hit soon after is slower than it left: then
             # it left at the most speed the hit hands on, and a sighting on the ray times
             # its start better than its onset did)
