@@ -3354,3 +3354,24 @@ def test_ball_in_a_pack_struck_into_the_next_across_a_gap_is_found():
     got = {frozenset(ids): t for ids, t, _ in hits if 4.33 < t < 4.37}
     for pair, t_s in (((4, 7), 4.345), ((7, 11), 4.353)):
         assert abs(got.get(frozenset(pair), 0.0) - t_s) < 0.005, (pair, got)
+
+
+def test_slow_balls_nearest_as_the_window_ends_are_timed_by_the_touch_run_on():
+    # pool seed 4 shot 216 (cluster): balls 4 and 1, both rolling at about 100 mm/s, meet
+    # at 2.995 s. Their paths fitted before come nearest as the bend's window ends, 2.7 mm
+    # apart and still closing, and touch, run on, before the next sighting: that times
+    # the contact, not the window's end (2.933 s, when they were seen 4.5 mm apart)
+    hits = _contacts(POOL, "slow_balls_nearest_at_the_window_end_touch_after_tracks.json")
+    got = [t for ids, t, _ in hits if set(ids) == {1, 4}]
+    assert len(got) == 1 and abs(got[0] - 2.995) < 0.05, hits
+
+
+def test_pawn_run_into_a_corner_pocket_past_the_cushion_behind_it_did_not_bounce():
+    # novuss seed 4 shot 21: pawn 2, last seen 0.667 s running at 4 m/s towards corner
+    # pocket b_left, falls in at 0.674 s; its line runs on past the pocket's capture
+    # circle into the left cushion, which it never reached
+    events = _recorded(NOVUSS, "pawn_run_into_a_corner_pocket_past_the_cushion_tracks.json")
+    assert [e.objects[0].id for e in of(events, EventKind.CUSHION)
+            if e.t_s > 0.6] == []
+    [drop] = [e for e in of(events, EventKind.POCKET) if e.objects[0].id == 2]
+    assert drop.pocket == "b_left" and abs(drop.t_s - 0.674) < 0.01

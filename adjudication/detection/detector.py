@@ -1568,11 +1568,12 @@ class MotionEventDetector:
                 ci, cj = paths[i], paths[j]
                 r = float(rsum[jj])
                 tc = first_touch(ci, cj, r, tau0, tau1 + reach)
+                t_late = None
                 if tc is None and late > 0.0 and j in moving_before:
                     # (only with another mover: a resting one hit starts, and its start
                     # times the hit; a held one's bounce is the striker's alone, and its
                     # path in, run on a frame, may pass any)
-                    tc = first_touch(ci, cj, r, tau1 + reach, tau1 + reach + late)
+                    tc = t_late = first_touch(ci, cj, r, tau1 + reach, tau1 + reach + late)
                     if tc is not None and self._turned_then(i, a, t_a, ci, tc, tau1,
                                                             tau1 + reach + late):
                         late_hits.add(i)
@@ -1600,6 +1601,10 @@ class MotionEventDetector:
                             @ (eval_velocity(ci, tc) - eval_velocity(cj, tc))) > 0.0:
                         continue  # moving apart all the window: they touched before, if ever
                     conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2)) * 0.8
+                    if t_late is not None and tc >= tau1 + reach - 1e-9:
+                        # (nearest as the window ends, still closing, and the paths
+                        # run on touch before the next sighting: that times it)
+                        tc = t_late
                     if bounce_only and tc >= tau1 - 1e-9:
                         held_end[(i, j)] = gap
                 if i in moving_before and j in moving_before and self._drifting_pair(
@@ -4960,6 +4965,11 @@ class MotionEventDetector:
                 if last:
                     back = bool(np.all(np.linalg.norm(self._pock_c - p, axis=1)
                                        > self._pock_r + self._sigma_of(s, a)))
+                    # (a run that enters a pocket's point of no return before that
+                    # cushion fell in on its way: nothing to bounce)
+                    back = back and not any(
+                        first_touch(before, still_path(c), float(rc), t_lo, tc) is not None
+                        for c, rc in zip(self._pock_c, self._pock_r, strict=True))
                 else:
                     back = float((xy[m + 1] - self._cush_a[k]) @ n) - r >= -tol
                 if (back and self._beside_cushion(k, p)
