@@ -3375,3 +3375,26 @@ def test_pawn_run_into_a_corner_pocket_past_the_cushion_behind_it_did_not_bounce
             if e.t_s > 0.6] == []
     [drop] = [e for e in of(events, EventKind.POCKET) if e.objects[0].id == 2]
     assert drop.pocket == "b_left" and abs(drop.t_s - 0.674) < 0.01
+
+
+def test_puck_off_its_cushion_into_a_pawn_against_it_meets_no_second_cushion():
+    # novuss seed 4 shot 54: the puck meets cushion a at 0.484 s and pawn 10, resting
+    # against that cushion, at 0.518 s, seen once between. Its velocity before the hit,
+    # from its path in, is the one before the cushion: it tells nothing of another
+    events = _recorded(NOVUSS, "puck_off_its_cushion_into_a_pawn_against_it_tracks.json")
+    got = [e.t_s for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1]
+    assert len(got) == 1 and abs(got[0] - 0.484) < 0.01, got
+    assert any({o.id for o in e.objects} == {1, 10} and abs(e.t_s - 0.518) < 0.01
+               for e in of(events, EventKind.CONTACT))
+
+
+def test_puck_just_struck_into_a_pawn_against_the_cushion_comes_back_off_the_pawn_alone():
+    # novuss seed 1 shot 68: the puck, struck at 0.400 s (its onset timed 10 ms late),
+    # meets pawn 17 at the end of the row along cushion a at 0.5055 s and comes back off
+    # it. Its path in, drawn from where it left rest, bends with that onset's error
+    # (5 m/s^2, 250 mm/s slow at the hit); the line through its sightings says the pawn
+    # alone turned it, no cushion
+    events = _recorded(NOVUSS, "puck_just_struck_into_a_pawn_against_the_cushion_tracks.json")
+    assert [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1] == []
+    assert any({o.id for o in e.objects} == {1, 17} and abs(e.t_s - 0.5055) < 0.01
+               for e in of(events, EventKind.CONTACT))

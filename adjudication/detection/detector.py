@@ -1720,6 +1720,13 @@ class MotionEventDetector:
                     v_b = eval_velocity(paths[striker], c.tc)
                     slowing = -2.0 * float(paths[striker][2] @ v_b) / max(
                         float(np.linalg.norm(v_b)), 1e-9)
+                    tt_in, xa_in = self._samples(striker, max(a - s_.fit_frames,
+                                                              int(self._seg0[striker])),
+                                                 a - 1, t_a)
+                    if striker in self._from_start and len(tt_in) >= 2:
+                        # (a path drawn from where it left rest bends with that onset's
+                        # error: the line through its sightings gives the way in)
+                        v_b, slowing = fit_path(tt_in, xa_in, 1)[0][1], 0.0
                     kicked.setdefault(striker, _Hit(
                         a, t_a + c.tc, p_s, v_b,
                         min(max(slowing, 0.0), _MAX_DECEL_MM_S2), nrm))
@@ -2214,6 +2221,14 @@ class MotionEventDetector:
         if any(self._last_cush_t.get((s, k), -math.inf) >= hit.t_s - self._dt
                for k in range(len(self._cush_a))):
             return False  # (found already, from its bend)
+        # (or met just before the hit, with under two sightings between to fit its way in
+        # from: its velocity before the hit is then the one before that cushion)
+        t_cush = max(self._last_cush_t.get((s, k), -math.inf)
+                     for k in range(len(self._cush_a)))
+        if math.isfinite(t_cush):
+            t_in, _ = self._samples(s, hit.a - 3, hit.a, 0.0)
+            if int(np.count_nonzero((t_in > t_cush) & (t_in < hit.t_s))) < 2:
+                return False
         tt, xa = self._samples(s, hit.a, a + s_.lag_frames, t_a)
         if len(tt) < (2 if final else 3) or float(tt[-1] - tt[0]) < (
                 0.5 if final else 1.5) * self._dt:
