@@ -3398,3 +3398,14 @@ def test_puck_just_struck_into_a_pawn_against_the_cushion_comes_back_off_the_paw
     assert [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1] == []
     assert any({o.id for o in e.objects} == {1, 17} and abs(e.t_s - 0.5055) < 0.01
                for e in of(events, EventKind.CONTACT))
+
+
+def test_puck_into_a_pawn_by_its_cushion_turned_by_the_pawn_alone_meets_no_cushion():
+    # novuss seed 4 shot 154: the puck, running 4 mm off cushion a, meets pawn 10 resting
+    # against it at 0.4824 s and turns off it. Its path in, run on, touches the cushion
+    # 1.4 ms after the hit; its velocity after changed only along the line of centres
+    events = _recorded(
+        NOVUSS, "puck_into_a_pawn_by_its_cushion_turned_by_the_pawn_alone_tracks.json")
+    assert [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1] == []
+    assert any({o.id for o in e.objects} == {1, 10} and abs(e.t_s - 0.4824) < 0.01
+               for e in of(events, EventKind.CONTACT))

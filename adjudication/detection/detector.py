@@ -1675,6 +1675,7 @@ class MotionEventDetector:
         # turn at another held object later: it passed the first within the noise)
         cands = [c for c in cands if not self._passed_before_turn(c, cands, paths[c.i], a, t_a)]
         deflected: dict[int, tuple[float, np.ndarray | None]] = {}
+        pushed_n: dict[int, np.ndarray] = {}  # deflected -> its line of centres, to the other
         # striker, and object hit -> their hit: a cushion either met before its next
         # sightings shows in its velocity after (``_rail_after_hit``)
         kicked: dict[int, _Hit] = {}
@@ -1744,6 +1745,7 @@ class MotionEventDetector:
             for m in (c.i, c.j):
                 if m in moving_before and m not in deflected:
                     deflected[m] = (c.tc, None)
+                    pushed_n[m] = nrm if m == striker else -nrm
             explained.update((c.i, c.j))
         for i in triggers:
             # (a slow mover's bend is a hit's: a cushion shows as a bend of its own)
@@ -1770,7 +1772,8 @@ class MotionEventDetector:
                 # a near miss, is a cushion too)
                 # (nor after a contact reported in this window: that may be the bend)
                 if tau1 > tau0 and self._cushion(i, a, paths[i], tau0, tau1, t_a,
-                                                 exact_only=hit is not None or i in earlier):
+                                                 exact_only=hit is not None or i in earlier,
+                                                 hit_n=pushed_n.get(i)):
                     explained.add(i)
                 elif (hit is None and self._fits_a[i] and a + 1 < self._n
                       and self._cushion(i, a, paths[i], 0.5 * self._dt,
@@ -4188,11 +4191,14 @@ class MotionEventDetector:
                                 pressed=True)
 
     def _cushion(self, s: int, a: int, coef: np.ndarray, tau0: float, tau1: float,
-                 t_a: float, exact_only: bool = False, after_from: int | None = None) -> bool:
+                 t_a: float, exact_only: bool = False, after_from: int | None = None,
+                 hit_n: np.ndarray | None = None) -> bool:
         """A cushion contact of slot ``s`` in the window (and half a frame past it, or,
         with ``after_from``, up to its end): path one radius from a nose (or, unless
         ``exact_only``, within ``cushion_gate_mm`` of it), normal velocity reversed by the
-        motion seen from frame ``after_from`` (default ``a``) on."""
+        motion seen from frame ``after_from`` (default ``a``) on. ``hit_n``: the line of
+        centres of a contact it had just before (to the other object): the cushion must
+        then push it off by more than that contact does."""
         s_ = self.settings
         if self._straight and float(coef[2] @ coef[1]) > 0.0 and float(
                 np.linalg.norm(coef[2])) > _MAX_DECEL_MM_S2:
@@ -4240,6 +4246,14 @@ class MotionEventDetector:
                         s, a, k, p_on, xa[0], min_past_mm=self._noise_mm(s, a)))
             if not bounced:
                 continue
+            if hit_n is not None and after is not None:
+                # (a contact pushes it along the line of centres only: what its velocity
+                # changed by beyond that, along the normal, is the cushion's)
+                m = np.column_stack([-hit_n, n])
+                if abs(float(np.linalg.det(m))) >= 0.3:
+                    dv = eval_velocity(after, tc) - eval_velocity(coef, tc)
+                    if float(np.linalg.solve(m, dv)[1]) < _RAIL_KICK_MM_S:
+                        continue  # (the contact alone turned it: a near miss of the rail)
             if not self._cushion_recent(s, k, t_a + tc):
                 self._cushion_event(s, k, t_a + tc, a, p, conf * self._quality([s], a))
             found = True
