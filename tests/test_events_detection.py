@@ -3409,3 +3409,13 @@ def test_puck_into_a_pawn_by_its_cushion_turned_by_the_pawn_alone_meets_no_cushi
     assert [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1] == []
     assert any({o.id for o in e.objects} == {1, 10} and abs(e.t_s - 0.4824) < 0.01
                for e in of(events, EventKind.CONTACT))
+
+
+def test_puck_turned_by_a_pawn_between_the_sightings_its_path_is_fitted_to_meets_no_cushion():
+    # novuss seed 3 shot 16: the puck, struck at 0.40 s, meets pawn 10 at the end of the
+    # row along cushion a at 0.457 s, between its first two sightings off rest, and turns
+    # off it 12 mm short of the cushion. Its path drawn through its start and both
+    # sightings bends through that hit and, run on, crosses the cushion
+    events = _recorded(NOVUSS, "puck_struck_into_a_pawn_within_its_first_frame_tracks.json")
+    assert [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1] == []
+    assert any({o.id for o in e.objects} == {1, 10} for e in of(events, EventKind.CONTACT))

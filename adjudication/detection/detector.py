@@ -1766,6 +1766,16 @@ class MotionEventDetector:
                     slack = 0.3 * self._dt if self._labels[i] in s_.striker_labels else 0.0
                     if self._T(max(self._last_seen_frame(i, a, lo), lo)) - t_a <= t_hit + slack:
                         hit = t_hit
+                    elif i in earlier:
+                        # (or one between the sightings its path is fitted to, which it
+                        # misses by over 3 sigma: that path bends through the hit,
+                        # and runs anywhere past it)
+                        tt_i, xa_i = self._samples(i, max(a - s_.fit_frames,
+                                                          int(self._seg0[i])), a - 1, t_a)
+                        if len(tt_i) and float(tt_i.min()) < t_hit and float(np.max(
+                                np.linalg.norm(eval_path(paths[i], tt_i) - xa_i, axis=1))
+                                ) > 3.0 * self._sigma_of(i, a):
+                            hit = t_hit
                 if hit is not None:
                     tau1 = min(tau1, hit + _SAME_TOUCH_S - 0.5 * self._dt)
                 # (a contact explains the bend: only a touch its path reaches before it, not
