@@ -3419,3 +3419,13 @@ def test_puck_turned_by_a_pawn_between_the_sightings_its_path_is_fitted_to_meets
     events = _recorded(NOVUSS, "puck_struck_into_a_pawn_within_its_first_frame_tracks.json")
     assert [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1] == []
     assert any({o.id for o in e.objects} == {1, 10} for e in of(events, EventKind.CONTACT))
+
+
+def test_cushion_touched_as_a_contact_turns_the_object_is_the_one_met_before_it():
+    # novuss seed 3 shot 98: the puck meets cushion a at 0.525 s and pawn 17, resting
+    # against it, at 0.539 s. Its path in, fitted across that bounce, touches the cushion
+    # again 0.3 ms after the hit: no time to have come back to it, the same bounce
+    events = _recorded(
+        NOVUSS, "puck_off_its_cushion_into_a_pawn_against_it_no_bounce_after_tracks.json")
+    got = [e.t_s for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1]
+    assert len(got) == 1 and abs(got[0] - 0.525) < 0.01, got

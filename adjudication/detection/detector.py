@@ -767,10 +767,11 @@ class MotionEventDetector:
     def _cushion_recent(self, s: int, k: int, t_s: float) -> bool:
         """Whether slot ``s`` was found at cushion ``k`` within 3.5 frames before ``t_s``
         (the same bounce, seen again from a later frame), with no contact of its own
-        between (after which it came back to that cushion: a bounce of its own)."""
+        between (after which it came back to that cushion: a bounce of its own; not one
+        within ``_SAME_TOUCH_S`` of ``t_s``, which left it no time to come back)."""
         last = self._last_cush_t.get((s, k), -math.inf)
         return t_s - last < 3.5 * self._dt and not (
-            last < self._contact_t.get(s, -math.inf) < t_s)
+            last < self._contact_t.get(s, -math.inf) < t_s - _SAME_TOUCH_S)
 
     def _cushion_event(self, s: int, k: int, t_s: float, a: int, xy: np.ndarray,
                        conf: float, pressed: bool = False) -> None:
