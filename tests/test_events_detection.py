@@ -3429,3 +3429,20 @@ def test_cushion_touched_as_a_contact_turns_the_object_is_the_one_met_before_it(
         NOVUSS, "puck_off_its_cushion_into_a_pawn_against_it_no_bounce_after_tracks.json")
     got = [e.t_s for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1]
     assert len(got) == 1 and abs(got[0] - 0.525) < 0.01, got
+
+
+def test_pawn_struck_into_its_cushion_seen_once_on_the_way_in_met_it():
+    # novuss seed 3 shot 157: pawn 4 meets pawn 9 at 0.7645 s (a start no bend shows: the
+    # onset's striker, _struck_by); 9 is seen 2 ms later on its way into cushion b, meets
+    # it at 0.781 s, is seen twice off it and falls into a pocket at 0.837 s
+    events = _recorded(NOVUSS, "pawn_struck_into_its_cushion_seen_once_before_tracks.json")
+    got = [(e.cushion, e.t_s) for e in of(events, EventKind.CUSHION) if e.objects[0].id == 9]
+    assert len(got) == 1 and got[0][0] == "b" and abs(got[0][1] - 0.781) < 0.01, got
+
+
+def test_puck_off_a_pawn_into_the_cushion_seen_once_on_the_way_in_met_it():
+    # novuss seed 1 shot 177: the puck meets pawn 4 at 0.870 s, is seen at 0.900 s on its
+    # way into cushion b, meets it at 0.925 s and is seen twice off it before it is lost
+    events = _recorded(NOVUSS, "puck_off_a_pawn_into_the_cushion_seen_once_before_tracks.json")
+    got = [(e.cushion, e.t_s) for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1]
+    assert any(c == "b" and abs(t - 0.925) < 0.01 for c, t in got), got

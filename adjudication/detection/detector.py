@@ -2249,7 +2249,7 @@ class MotionEventDetector:
             return None
         after, rms = fit_path(tt, xa, 1)
         sig = self._sigma_of(s, a)
-        if rms > 2.5 * sig and len(tt) >= 4:
+        if rms > 2.5 * sig and len(tt) >= 3:
             # (its first sighting after may come before the bounce)
             tt, xa = tt[1:], xa[1:]
             after, rms = fit_path(tt, xa, 1)
@@ -3909,6 +3909,11 @@ class MotionEventDetector:
         self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(s)), where, conf,
                     0.005)
         self._pressed_cushion(s, self._rest_xy[s] - where, t_on, a)
+        # (it left along the line of centres: a cushion met before its sightings since
+        # show it moving otherwise, _rail_after_hit)
+        n_s = where - self._rest_xy[s]
+        self._kicks.setdefault(s, _Hit(a, t_on, self._rest_xy[s].copy(), np.zeros(2), 0.0,
+                                       n_s / max(float(np.linalg.norm(n_s)), 1e-9)))
         return True
 
     def _hit_across_gap(self, s: int, a: int, t_a: float, started: set[int],
