@@ -417,6 +417,18 @@ def _reflect(v: np.ndarray, n: np.ndarray) -> np.ndarray:
     return out
 
 
+def _split_kick(n_hit: np.ndarray, n_cushion: np.ndarray, dv: np.ndarray
+                ) -> tuple[float, float] | None:
+    """(push, kick) of velocity change ``dv`` split into a hit's push along ``-n_hit``
+    (the line of centres, towards the other object) and a cushion's kick along its normal
+    ``n_cushion``; None where the two lie too near one line to tell them apart."""
+    m = np.column_stack([-n_hit, n_cushion])
+    if abs(float(np.linalg.det(m))) < 0.3:
+        return None
+    push, kick = np.linalg.solve(m, dv)
+    return float(push), float(kick)
+
+
 def _component(touch: np.ndarray, root: int) -> list[int]:
     """Rows of boolean adjacency ``touch`` linked to row ``root`` by a chain of touches
     (``root`` first)."""
@@ -720,6 +732,12 @@ class MotionEventDetector:
         cols = self._frames(a0, a1) % self._hist
         ok = self._seen[s, cols]
         return self._t[cols[ok]] - tref, self._xy[s, cols[ok]]
+
+    def _path_samples(self, s: int, a: int, t_a: float) -> tuple[np.ndarray, np.ndarray]:
+        """The sightings of mover ``s`` that its path before frame ``a`` is fitted to
+        (``_paths``: its segment's, in the fit frames before ``a``)."""
+        return self._samples(s, max(a - self.settings.fit_frames, int(self._seg0[s])),
+                             a - 1, t_a)
 
     def _nose_gaps(self, slots: np.ndarray, xy: np.ndarray) -> np.ndarray:
         """``(S, C)``: how far (mm) the edge of each object ``slots`` at ``xy`` lies inside
@@ -1722,13 +1740,12 @@ class MotionEventDetector:
                     v_b = eval_velocity(paths[striker], c.tc)
                     slowing = -2.0 * float(paths[striker][2] @ v_b) / max(
                         float(np.linalg.norm(v_b)), 1e-9)
-                    tt_in, xa_in = self._samples(striker, max(a - s_.fit_frames,
-                                                              int(self._seg0[striker])),
-                                                 a - 1, t_a)
-                    if striker in self._from_start and len(tt_in) >= 2:
+                    if striker in self._from_start:
                         # (a path drawn from where it left rest bends with that onset's
                         # error: the line through its sightings gives the way in)
-                        v_b, slowing = fit_path(tt_in, xa_in, 1)[0][1], 0.0
+                        tt_in, xa_in = self._path_samples(striker, a, t_a)
+                        if len(tt_in) >= 2:
+                            v_b, slowing = fit_path(tt_in, xa_in, 1)[0][1], 0.0
                     kicked.setdefault(striker, _Hit(
                         a, t_a + c.tc, p_s, v_b,
                         min(max(slowing, 0.0), _MAX_DECEL_MM_S2), nrm))
@@ -1737,9 +1754,7 @@ class MotionEventDetector:
                                               np.zeros(2), 0.0, -nrm))
                 self._pressed_cushion(other, dvec, t_a + c.tc, a)
                 self._note_hit(other, t_a + c.tc, p_s)
-                m_s, m_o = (self.spec.object_for(self._labels[x]).mass_g
-                            for x in (striker, other))
-                self._hit_speed[other] = (t_a + c.tc, 2.0 * m_s / (m_s + m_o) * v_n,
+                self._hit_speed[other] = (t_a + c.tc, self._handed_on(striker, other, v_n),
                                           not self._in_touch(other))
                 self._t_start[other] = t_a + c.tc  # the root times its start best
                 self._start_xy[other] = self._rest_xy[other]
@@ -1771,8 +1786,7 @@ class MotionEventDetector:
                         # (or one between the sightings its path is fitted to, which it
                         # misses by over 3 sigma: that path bends through the hit,
                         # and runs anywhere past it)
-                        tt_i, xa_i = self._samples(i, max(a - s_.fit_frames,
-                                                          int(self._seg0[i])), a - 1, t_a)
+                        tt_i, xa_i = self._path_samples(i, a, t_a)
                         if len(tt_i) and float(tt_i.min()) < t_hit and float(np.max(
                                 np.linalg.norm(eval_path(paths[i], tt_i) - xa_i, axis=1))
                                 ) > 3.0 * self._sigma_of(i, a):
@@ -2232,13 +2246,12 @@ class MotionEventDetector:
         sightings a frame apart will do.)"""
         s_ = self.settings
         tc, p_c, v_b, n = hit.t_s - t_a, hit.xy_mm, hit.v_mm_s, hit.n
-        if any(self._last_cush_t.get((s, k), -math.inf) >= hit.t_s - self._dt
-               for k in range(len(self._cush_a))):
+        t_cush = max(self._last_cush_t.get((s, k), -math.inf)
+                     for k in range(len(self._cush_a)))
+        if t_cush >= hit.t_s - self._dt:
             return False  # (found already, from its bend)
         # (or met just before the hit, with under two sightings between to fit its way in
         # from: its velocity before the hit is then the one before that cushion)
-        t_cush = max(self._last_cush_t.get((s, k), -math.inf)
-                     for k in range(len(self._cush_a)))
         if math.isfinite(t_cush):
             t_in, _ = self._samples(s, hit.a - 3, hit.a, 0.0)
             if int(np.count_nonzero((t_in > t_cush) & (t_in < hit.t_s))) < 2:
@@ -2271,8 +2284,8 @@ class MotionEventDetector:
             gap0 = float((p_c - self._cush_a[k]) @ nk) - r
             if gap0 > reach:
                 continue
-            m = np.column_stack([-n, nk])
-            if abs(float(np.linalg.det(m))) < 0.3:
+            split = _split_kick(n, nk, dv)
+            if split is None:
                 # (the hit drives it along the normal itself: no telling how hard, unless
                 # it drove an object at rest into the cushion, which sends it back out)
                 if (not np.any(v_b) and float(n @ nk) > 0.5
@@ -2287,7 +2300,7 @@ class MotionEventDetector:
                                             0.8 * self._quality([s], a))
                         return True
                 continue
-            push, kick = np.linalg.solve(m, dv)
+            push, kick = split
             if push < -3.0 * sig_v or kick < max(_RAIL_KICK_MM_S, 5.0 * sig_v):
                 continue
             v_in = -float((v_b - push * n) @ nk)
@@ -3944,7 +3957,6 @@ class MotionEventDetector:
                 # hit on to, a few mm on, is met before its share shows)
                 v = path_j[1] * (most / max(speed, 1e-9))
                 path_j = np.stack([eval_path(path_j, tau_j) - v * tau_j, v, np.zeros(2)])
-            m_j = self.spec.object_for(self._labels[j]).mass_g
             for k in rest[(rest != s) & (rest != j)].tolist():
                 t_k = first_touch(path_j, still_path(self._rest_xy[k]),
                                   float(self._radius[j] + self._radius[k]), tau_j, hi)
@@ -3956,8 +3968,7 @@ class MotionEventDetector:
                 v_n = float(path_j[1] @ n)
                 if v_n <= 0.0:
                     continue
-                m_k = self.spec.object_for(self._labels[k]).mass_g
-                v_k = n * (2.0 * m_j / (m_j + m_k) * v_n)
+                v_k = n * self._handed_on(j, k, v_n)
                 path_k = np.stack([self._rest_xy[k] - v_k * t_k, v_k, np.zeros(2)])
                 t_s = first_touch(path_k, still_path(self._rest_xy[s]),
                                   float(self._radius[k] + self._radius[s]), t_k, hi)
@@ -3981,6 +3992,12 @@ class MotionEventDetector:
         self._note_hit(k, t_a + t_k, p_j)
         self._t_start[s] = t_a + t_s
         return True
+
+    def _handed_on(self, x: int, y: int, v_n: float) -> float:
+        """Speed (mm/s) an elastic hit by slot ``x``, closing at ``v_n`` along the line of
+        centres, hands on to slot ``y`` at rest: the most it can leave with."""
+        m_x, m_y = (self.spec.object_for(self._labels[z]).mass_g for z in (x, y))
+        return 2.0 * m_x / (m_x + m_y) * v_n
 
     def _through(self, j: int, s: int, where: np.ndarray) -> int | None:
         """A resting object between mover ``j`` (centred at ``where`` when it struck) and
@@ -4265,11 +4282,9 @@ class MotionEventDetector:
             if hit_n is not None and after is not None:
                 # (a contact pushes it along the line of centres only: what its velocity
                 # changed by beyond that, along the normal, is the cushion's)
-                m = np.column_stack([-hit_n, n])
-                if abs(float(np.linalg.det(m))) >= 0.3:
-                    dv = eval_velocity(after, tc) - eval_velocity(coef, tc)
-                    if float(np.linalg.solve(m, dv)[1]) < _RAIL_KICK_MM_S:
-                        continue  # (the contact alone turned it: a near miss of the rail)
+                split = _split_kick(hit_n, n, eval_velocity(after, tc) - eval_velocity(coef, tc))
+                if split is not None and split[1] < _RAIL_KICK_MM_S:
+                    continue  # (the contact alone turned it: a near miss of the rail)
             if not self._cushion_recent(s, k, t_a + tc):
                 self._cushion_event(s, k, t_a + tc, a, p, conf * self._quality([s], a))
             found = True
