@@ -3446,3 +3446,13 @@ def test_puck_off_a_pawn_into_the_cushion_seen_once_on_the_way_in_met_it():
     events = _recorded(NOVUSS, "puck_off_a_pawn_into_the_cushion_seen_once_before_tracks.json")
     got = [(e.cushion, e.t_s) for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1]
     assert any(c == "b" and abs(t - 0.925) < 0.01 for c, t in got), got
+
+
+def test_ball_struck_just_after_its_striker_met_another_is_not_timed_before_that_hit():
+    # pool seed 3 shot 290: ball 12 meets ball 3 at 4.4232 s and ball 6 at 4.4512 s. 6's
+    # first sighting off rest is noise 2 mm out, and its onset run back from it lies at
+    # 4.400 s, before 12 met 3: the path 12 took to 6 began at that hit
+    events = _recorded(
+        POOL, "ball_struck_just_after_the_striker_met_another_timed_after_that_tracks.json")
+    got = [e.t_s for e in of(events, EventKind.CONTACT) if {o.id for o in e.objects} == {12, 6}]
+    assert len(got) == 1 and 4.42 < got[0] < 4.46, got

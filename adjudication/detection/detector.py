@@ -3895,6 +3895,12 @@ class MotionEventDetector:
                     gap + r_sum)
         if touch is not None:
             t_on = t_a + touch
+        elif 0.0 < t_a + fitted_in[0] - t_on < self._dt and abs(
+                self._contact_t.get(j, -math.inf) - t_a - fitted_in[0]) < 1e-6:
+            # (its onset, run back from noisy first sightings, lies just before the mover's
+            # path that met it began, off an earlier hit in the window: it came no sooner;
+            # an onset frames before is an earlier hit, found late)
+            t_on = t_a + fitted_in[0]
         if math.isfinite(t0_j) and t_on < t0_j:
             # (set beside it, the striker's path run back touches it before the stroke:
             # it hit it as it left)
