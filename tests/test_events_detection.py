@@ -3456,3 +3456,15 @@ def test_ball_struck_just_after_its_striker_met_another_is_not_timed_before_that
         POOL, "ball_struck_just_after_the_striker_met_another_timed_after_that_tracks.json")
     got = [e.t_s for e in of(events, EventKind.CONTACT) if {o.id for o in e.objects} == {12, 6}]
     assert len(got) == 1 and 4.42 < got[0] < 4.46, got
+
+
+def test_puck_lost_from_view_over_its_hit_on_a_row_is_not_run_back_past_its_last_sighting():
+    # novuss seed 0 shot 134: the puck, seen last at 1.067 s and next at 1.167 s, meets
+    # pawn 6 of the row along cushion b at 1.107 s; the row's far end, pawn 9, is seen
+    # leaving first. The puck's way out of the gap, run back past its last sighting, passed
+    # pawn 9 at 0.98 s: where it never was
+    events = _recorded(NOVUSS, "puck_lost_over_a_row_hit_timed_in_the_gap_tracks.json")
+    puck = [e for e in of(events, EventKind.CONTACT) if 1 in {o.id for o in e.objects}]
+    assert [({o.id for o in e.objects}, round(e.t_s, 2)) for e in puck] == [({1, 6}, 1.11)]
+    assert all(abs(e.t_s - 1.107) < 0.01 for e in of(events, EventKind.CONTACT))
+

@@ -3781,7 +3781,7 @@ class MotionEventDetector:
                           if w[0] <= s_gate]
                 if across:
                     gap, tc, score, side, win = min(across, key=lambda w: w[2])
-                    cands.append((score, tc, j, side, None, gap, win))
+                    cands.append((score, tc, j, side, win, gap, win))
                 continue
             elif (self._mode[j] == _REST and t_on - 2.0 * self._dt < float(self._t_start[j])
                   <= t_on + 0.5 * self._dt and not self._in_touch(j)):
@@ -3795,39 +3795,41 @@ class MotionEventDetector:
             # (a struck puck would seem to reach the row behind it)
             lo_j = self._since_start(j, lo, t_a)
             hi_j = max(hi, lo_j) if hi_late is None else hi_late
-            # (gap, time, score, path, window it touched in when not the whole window)
-            ways: list[tuple[float, float, float, np.ndarray, tuple[float, float] | None]] = []
+            # (gap, time, score, path, window it touched in when not the whole window,
+            # window it holds in when not the whole window)
+            ways: list[tuple[float, float, float, np.ndarray, tuple[float, float] | None,
+                             tuple[float, float] | None]] = []
             made = self._struck_from.get(j) if j not in started else None
             if made is not None and lo_j < made[0] - t_a < hi_j:
                 # (its path in, fitted before it hit another object in the window, does
                 # not run on through that object: after it, it went on deflected)
                 t_h = made[0] - t_a
-                ways.append((*fit(j, cj, lo_j, t_h), cj, None))
+                ways.append((*fit(j, cj, lo_j, t_h), cj, None, None))
                 if (off := self._deflected(j, cj, t_a, made)) is not None:
-                    ways.append((*fit(j, off, t_h, hi_j), off, (t_h, hi_j)))
+                    ways.append((*fit(j, off, t_h, hi_j), off, (t_h, hi_j), None))
             else:
-                ways.append((*fit(j, cj, lo_j, hi_j), cj, None))
+                ways.append((*fit(j, cj, lo_j, hi_j), cj, None, None))
             for k, t_c, fold in self._cushion_folds(j, cj, lo_j, hi_j):
                 # (off a cushion it met in the window, on its way to this one: its path
                 # before runs on through that cushion)
                 if self._contact_t.get(j, -math.inf) - t_a <= t_c:
-                    ways.append((*fit(j, fold, t_c, hi_j), fold, (t_c, hi_j)))
+                    ways.append((*fit(j, fold, t_c, hi_j), fold, (t_c, hi_j), None))
                     bounced[id(fold)] = (k, t_c)
             if (ray := self._struck_ray(j, cj, a, t_a)) is not None:
                 # (struck itself just before, it went off along the line of that hit until
                 # its path fitted after shows where it turned: into this one)
                 lo_r, hi_r = max(lo_j, ray[0]), min(hi_j, ray[0] + self._dt)
                 if hi_r > lo_r:
-                    ways.append((*fit(j, ray[1], lo_r, hi_r), ray[1], (lo_r, hi_r)))
+                    ways.append((*fit(j, ray[1], lo_r, hi_r), ray[1], (lo_r, hi_r), None))
             if j not in started and not self._seen[j, a % self._hist]:
                 # (lost from view over the start: the path fitted before it may run on
                 # past a bend; its straight ways into and out of the gap are surer)
-                ways += [(gap, tc, score, side, None) for gap, tc, score, side, _ in
+                ways += [(gap, tc, score, side, win, win) for gap, tc, score, side, win in
                          self._across_gap(j, a, t_a, lo_j - self._dt, hi_j, fit)]
             ways = [w for w in ways if w[0] <= 40.0]
             if ways:
-                gap, tc, score, path, into = min(ways, key=lambda w: w[2])
-                cands.append((score, tc, j, path, into, gap, into or (lo_j, hi_j)))
+                gap, tc, score, path, into, held = min(ways, key=lambda w: w[2])
+                cands.append((score, tc, j, path, into, gap, into or held or (lo_j, hi_j)))
         for j, a_b, c_b in self._loose_bends:
             t_b = self._T(a_b)
             if j == s or among is not None or not t_b - 2.0 * self._dt < t_on < t_b + self._dt:
@@ -4059,17 +4061,27 @@ class MotionEventDetector:
         made = self._struck_from.get(j)
         t_h = made[0] - t_a if made is not None and lo < made[0] - t_a < hi else None
         out = []
-        for into, (tt, xa) in ((True, self._samples(j, a - 2 * look, a - 1, t_a)),
-                               (False, self._samples(j, a + 1, a + look, t_a))):
+        before = self._samples(j, a - 2 * look, a - 1, t_a)
+        after = self._samples(j, a + 1, a + look, t_a)
+        # (neither way holds past the other side's sightings: the way out run back to
+        # before its last sighting on the way in is where it never was)
+        lo = max(lo, float(before[0][-1])) if len(before[0]) else lo
+        hi = min(hi, float(after[0][0])) if len(after[0]) else hi
+        for into, (tt, xa) in ((True, before), (False, after)):
             pick = slice(-2, None) if into else slice(0, 2)
             if len(tt) < 2 or float(tt[pick][1] - tt[pick][0]) >= 1.5 * self._dt:
                 continue
             if float(np.linalg.norm(xa[pick][1] - xa[pick][0])) < 5.0 * self._sigma_of(j, a):
                 continue  # (two sightings of a slow mover: their line is noise)
+            if hi <= lo:
+                continue
             win = (lo, hi if t_h is None else t_h) if into else (
                 lo if t_h is None else t_h, hi)
             side = fit_path(tt[pick], xa[pick], 1)[0]
-            out.append((*fit(j, side, *win), side, win))
+            gap, tc, score = fit(j, side, *win)
+            if not into and gap > 0.0 and tc <= win[0] + 1e-9:
+                continue  # (its way out, run back, nearest as it was last seen going in)
+            out.append((gap, tc, score, side, win))
         return out
 
     def _hit_neighbour(self, s: int, j: int, cj: np.ndarray, gap_s: float, lo: float,
