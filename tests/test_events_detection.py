@@ -3468,3 +3468,12 @@ def test_puck_lost_from_view_over_its_hit_on_a_row_is_not_run_back_past_its_last
     assert [({o.id for o in e.objects}, round(e.t_s, 2)) for e in puck] == [({1, 6}, 1.11)]
     assert all(abs(e.t_s - 1.107) < 0.01 for e in of(events, EventKind.CONTACT))
 
+
+def test_pawn_seen_leaving_just_before_the_stroke_went_with_it_not_moved_by_hand():
+    # novuss seed 1 shot 246: pawn 11, in the row along cushion a that the puck, struck at
+    # 0.410 s, pushes at 0.428 s, is seen 3 mm off its rest in the frame before (noise):
+    # its start came before the stroke's, as a hand's would. It slides to rest at 1.209 s;
+    # a hand moves nothing as the stroke is played, so that rest is no `moved`
+    events = _recorded(NOVUSS, "pawn_seen_leaving_in_the_noise_before_the_stroke_tracks.json")
+    assert of(events, EventKind.SHOT_START)
+    assert of(events, EventKind.MOVED) == []

@@ -4794,6 +4794,10 @@ class MotionEventDetector:
             self._shot += 1
             self._shot_on = True
             self._last_motion_t = t_on
+            # (what left rest within two frames before the stroke went with it, its onset
+            # seen early in the noise: no hand moves a piece as the stroke is played)
+            early = np.nan_to_num(self._t_start, nan=-np.inf) >= t_on - 2.0 * self._dt
+            self._carry[early & (self._mode == _MOVING)] = False
             self._event(EventKind.SHOT_START, t_on, a, (self._ref(s),), self._rest_xy[s],
                         self._quality([s], a))
             if off_cushion is not None:
