@@ -3477,3 +3477,12 @@ def test_pawn_seen_leaving_just_before_the_stroke_went_with_it_not_moved_by_hand
     events = _recorded(NOVUSS, "pawn_seen_leaving_in_the_noise_before_the_stroke_tracks.json")
     assert of(events, EventKind.SHOT_START)
     assert of(events, EventKind.MOVED) == []
+
+
+def test_slow_start_whose_onset_runs_back_early_is_timed_where_the_striker_reaches_it():
+    # novuss seed 4 shot 97: pawn 4, slowing to rest, meets pawn 11 at 1.4016 s; 11 leaves
+    # at 100 mm/s and its onset, run back from its first mm in the noise, lies at 1.32 s,
+    # before 4's path comes within its noise of touching it (1.40 s)
+    events = _recorded(NOVUSS, "pawn_crept_into_timed_where_the_path_reaches_it_tracks.json")
+    got = [e.t_s for e in of(events, EventKind.CONTACT) if {o.id for o in e.objects} == {4, 11}]
+    assert len(got) == 1 and abs(got[0] - 1.4016) < 0.01, got

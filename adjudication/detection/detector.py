@@ -3876,6 +3876,20 @@ class MotionEventDetector:
             touch = tc if touch is None else touch
         else:
             touch = first_touch(cj, rest, r_sum, lo_touch, t_on - t_a)
+            if touch is None and seen_off > t_on and j not in started and not (
+                    t_on - self._contact_t.get(s, -math.inf) < _RECENT_HIT_S):
+                # (its onset, run back from a slow start's first mm in the noise, came
+                # early: the mover's path reaches it after, or passes within its noise of
+                # touching it, before it was seen off rest; unless a push just moved it,
+                # or the mover is the stroke's, its path drawn from its rest the way off)
+                # (only where the path was clear of it, beyond the noise, at the onset)
+                lo_l, hi_l = max(t_on - t_a, lo_touch), seen_off - t_a
+                noise = 3.0 * max(self._sigma_of(j, a), self._sigma_of(s, a))
+                if float(np.linalg.norm(eval_path(cj, lo_l) - self._rest_xy[s])) - r_sum > noise:
+                    touch = first_touch(cj, rest, r_sum, lo_l, hi_l)
+                    tc_l, d_l = closest_approach(cj, rest, lo_l, hi_l)
+                    if touch is None and lo_l + 1e-3 < tc_l < hi_l - 1e-3 and d_l - r_sum < noise:
+                        touch = tc_l
         if touch is None and t_on - t_a > lo_touch:
             # (a graze: the mover's fitted path passes within its noise of touching)
             # (nearest inside the window: a neighbour it rested against is nearest as it
