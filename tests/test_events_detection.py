@@ -3486,3 +3486,12 @@ def test_slow_start_whose_onset_runs_back_early_is_timed_where_the_striker_reach
     events = _recorded(NOVUSS, "pawn_crept_into_timed_where_the_path_reaches_it_tracks.json")
     got = [e.t_s for e in of(events, EventKind.CONTACT) if {o.id for o in e.objects} == {4, 11}]
     assert len(got) == 1 and abs(got[0] - 1.4016) < 0.01, got
+
+
+def test_pawn_sliding_along_a_cushion_seen_clear_of_it_meets_none():
+    # novuss seed 3 shot 81: pawn 6 slides along cushion b from 1.3 s, 2-10 mm off it and
+    # drawing away at 60 mm/s; its path in, fitted through the noise, comes back to the
+    # line at 1.403 s, when its sightings either side show it 8-10 mm clear
+    events = _recorded(NOVUSS, "pawn_sliding_off_a_cushion_meets_none_tracks.json")
+    assert [e for e in of(events, EventKind.CUSHION)
+            if e.objects[0].id == 6 and e.t_s > 1.3] == []

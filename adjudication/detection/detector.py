@@ -4491,6 +4491,17 @@ class MotionEventDetector:
                 (tc, p), gap = left, 0.0
             if abs(gap) > s_.cushion_gate_mm:
                 continue
+            if v_in < _SCAN_FIRM_IN_MM_S:
+                # (a slow path in is seen near the line as it meets it: one seen clear of
+                # it in the frames either side, beyond its noise and what it moves in
+                # between, met nothing; a sliding disc's root, fitted through noise)
+                tt_n, xa_n = self._samples(s, a - 2, a, t_a)
+                near_t = np.abs(tt_n - tc) <= self._dt
+                if np.any(near_t):
+                    d_n = (xa_n[near_t] - self._cush_a[k]) @ n - float(r[m])
+                    if np.all(d_n > 3.0 * self._sigma_of(s, a) + max(v_in, abs(v_out))
+                              * np.abs(tt_n[near_t] - tc)):
+                        continue
             if v_in < _SCAN_IN_MM_S or not out:
                 if v_in < _SCAN_FIRM_IN_MM_S:  # (a slow path's way in and out: judged on)
                     # (how far past the line a sliding disc's path in, slowing as fitted,
