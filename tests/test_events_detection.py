@@ -3495,3 +3495,14 @@ def test_pawn_sliding_along_a_cushion_seen_clear_of_it_meets_none():
     events = _recorded(NOVUSS, "pawn_sliding_off_a_cushion_meets_none_tracks.json")
     assert [e for e in of(events, EventKind.CUSHION)
             if e.objects[0].id == 6 and e.t_s > 1.3] == []
+
+
+def test_hit_on_a_pawn_against_the_same_cushion_sends_the_puck_back_to_it_no_more():
+    # novuss seed 4 shot 74: the puck meets pawn 17, resting against cushion a, at
+    # 0.5167 s and the cushion at 0.5181 s. Found at the cushion at 0.515 s, then at the
+    # pawn, it was found at the cushion again 20 ms on, from a path fitted across both:
+    # the pawn, no farther from that cushion than the puck, pushed it off it, not back
+    events = _recorded(
+        NOVUSS, "puck_off_its_cushion_into_a_pawn_against_it_bounces_once_tracks.json")
+    got = [e.t_s for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1]
+    assert len(got) == 1 and abs(got[0] - 0.518) < 0.01, got

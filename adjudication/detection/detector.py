@@ -566,6 +566,7 @@ class MotionEventDetector:
         # pack shares the hit out)
         self._hit_speed: dict[int, tuple[float, float, bool]] = {}
         self._contact_t: dict[int, float] = {}  # slot -> time of its last contact reported
+        self._contact_with: dict[int, int] = {}  # slot -> the other slot of that contact
         # slot -> (t_s, centre, slot it struck) of the last contact it made as the mover
         self._struck_from: dict[int, tuple[float, np.ndarray, int]] = {}
         # (slot, slot), the lower first -> time of the last contact between them reported
@@ -578,6 +579,7 @@ class MotionEventDetector:
         # lost from view then, which a start seen later may own up to
         self._loose_bends: list[tuple[int, int, np.ndarray]] = []
         self._last_cush_t: dict[tuple[int, int], float] = {}  # (slot, cushion) -> t_s
+        self._last_cush_xy: dict[tuple[int, int], np.ndarray] = {}  # and where it was
         # (slot, cushion) -> a slow path's touch whose departure the frames ahead did not
         # show yet (``_slow_bounces``)
         self._slow_roots: dict[tuple[int, int], _SlowRoot] = {}
@@ -788,8 +790,18 @@ class MotionEventDetector:
         between (after which it came back to that cushion: a bounce of its own; not one
         within ``_SAME_TOUCH_S`` of ``t_s``, which left it no time to come back)."""
         last = self._last_cush_t.get((s, k), -math.inf)
-        return t_s - last < 3.5 * self._dt and not (
-            last < self._contact_t.get(s, -math.inf) < t_s - _SAME_TOUCH_S)
+        t_c = self._contact_t.get(s, -math.inf)
+        if not last < t_c < t_s - _SAME_TOUCH_S:
+            return t_s - last < 3.5 * self._dt
+        # (nor a contact with a resting object no farther from that cushion than it was:
+        # one against the cushion beside it pushes it off the cushion, never back)
+        j = self._contact_with[s]
+        if t_s - last < 3.5 * self._dt and (self._mode[j] == _REST or float(
+                self._t_start[j]) >= t_c - 1e-6):
+            n, at = self._cush_n[k], self._cush_a[k]
+            return float((self._rest_xy[j] - at) @ n) < float(
+                (self._last_cush_xy[(s, k)] - at) @ n) + 1.0
+        return False
 
     def _cushion_event(self, s: int, k: int, t_s: float, a: int, xy: np.ndarray,
                        conf: float, pressed: bool = False) -> None:
@@ -800,6 +812,7 @@ class MotionEventDetector:
         if self._hug[s, k] and not pressed:
             return
         self._last_cush_t[(s, k)] = t_s
+        self._last_cush_xy[(s, k)] = np.asarray(xy, dtype=float)
         self._event(EventKind.CUSHION, t_s, a, (self._ref(s),), xy, conf,
                     cushion=self.spec.cushions[k].name)
 
@@ -831,9 +844,11 @@ class MotionEventDetector:
         ev = Event(kind, float(t_s), self._frame_at(t_s, a), self._shot_no(), refs,
                    (float(xy[0]), float(xy[1])), float(min(1.0, max(0.0, conf))), **names)
         if kind is EventKind.CONTACT:
-            for ref in refs:
+            for ref, other_ref in (refs, refs[::-1]):
                 slot = self._slot_of[ref.id]
-                self._contact_t[slot] = max(self._contact_t.get(slot, -math.inf), float(t_s))
+                if float(t_s) >= self._contact_t.get(slot, -math.inf):
+                    self._contact_t[slot] = float(t_s)
+                    self._contact_with[slot] = self._slot_of[other_ref.id]
             mover, other = self._slot_of[refs[0].id], self._slot_of[refs[1].id]
             if self._contact_t[mover] == float(t_s):
                 self._struck_from[mover] = (float(t_s), np.array(ev.xy_mm), other)
