@@ -790,14 +790,15 @@ class MotionEventDetector:
         between (after which it came back to that cushion: a bounce of its own; not one
         within ``_SAME_TOUCH_S`` of ``t_s``, which left it no time to come back)."""
         last = self._last_cush_t.get((s, k), -math.inf)
+        if not t_s - last < 3.5 * self._dt:
+            return False
         t_c = self._contact_t.get(s, -math.inf)
         if not last < t_c < t_s - _SAME_TOUCH_S:
-            return t_s - last < 3.5 * self._dt
+            return True
         # (nor a contact with a resting object no farther from that cushion than it was:
         # one against the cushion beside it pushes it off the cushion, never back)
         j = self._contact_with[s]
-        if t_s - last < 3.5 * self._dt and (self._mode[j] == _REST or float(
-                self._t_start[j]) >= t_c - 1e-6):
+        if self._mode[j] == _REST or float(self._t_start[j]) >= t_c - 1e-6:
             n, at = self._cush_n[k], self._cush_a[k]
             return float((self._rest_xy[j] - at) @ n) < float(
                 (self._last_cush_xy[(s, k)] - at) @ n) + 1.0
@@ -3810,41 +3811,39 @@ class MotionEventDetector:
             # (a struck puck would seem to reach the row behind it)
             lo_j = self._since_start(j, lo, t_a)
             hi_j = max(hi, lo_j) if hi_late is None else hi_late
-            # (gap, time, score, path, window it touched in when not the whole window,
-            # window it holds in when not the whole window)
-            ways: list[tuple[float, float, float, np.ndarray, tuple[float, float] | None,
-                             tuple[float, float] | None]] = []
+            # (gap, time, score, path, window it touched in when not the whole window)
+            ways: list[tuple[float, float, float, np.ndarray, tuple[float, float] | None]] = []
             made = self._struck_from.get(j) if j not in started else None
             if made is not None and lo_j < made[0] - t_a < hi_j:
                 # (its path in, fitted before it hit another object in the window, does
                 # not run on through that object: after it, it went on deflected)
                 t_h = made[0] - t_a
-                ways.append((*fit(j, cj, lo_j, t_h), cj, None, None))
+                ways.append((*fit(j, cj, lo_j, t_h), cj, None))
                 if (off := self._deflected(j, cj, t_a, made)) is not None:
-                    ways.append((*fit(j, off, t_h, hi_j), off, (t_h, hi_j), None))
+                    ways.append((*fit(j, off, t_h, hi_j), off, (t_h, hi_j)))
             else:
-                ways.append((*fit(j, cj, lo_j, hi_j), cj, None, None))
+                ways.append((*fit(j, cj, lo_j, hi_j), cj, None))
             for k, t_c, fold in self._cushion_folds(j, cj, lo_j, hi_j):
                 # (off a cushion it met in the window, on its way to this one: its path
                 # before runs on through that cushion)
                 if self._contact_t.get(j, -math.inf) - t_a <= t_c:
-                    ways.append((*fit(j, fold, t_c, hi_j), fold, (t_c, hi_j), None))
+                    ways.append((*fit(j, fold, t_c, hi_j), fold, (t_c, hi_j)))
                     bounced[id(fold)] = (k, t_c)
             if (ray := self._struck_ray(j, cj, a, t_a)) is not None:
                 # (struck itself just before, it went off along the line of that hit until
                 # its path fitted after shows where it turned: into this one)
                 lo_r, hi_r = max(lo_j, ray[0]), min(hi_j, ray[0] + self._dt)
                 if hi_r > lo_r:
-                    ways.append((*fit(j, ray[1], lo_r, hi_r), ray[1], (lo_r, hi_r), None))
+                    ways.append((*fit(j, ray[1], lo_r, hi_r), ray[1], (lo_r, hi_r)))
             if j not in started and not self._seen[j, a % self._hist]:
                 # (lost from view over the start: the path fitted before it may run on
-                # past a bend; its straight ways into and out of the gap are surer)
-                ways += [(gap, tc, score, side, win, win) for gap, tc, score, side, win in
-                         self._across_gap(j, a, t_a, lo_j - self._dt, hi_j, fit)]
+                # past a bend; its straight ways into and out of the gap are surer, each
+                # touching it within the gap)
+                ways += self._across_gap(j, a, t_a, lo_j - self._dt, hi_j, fit)
             ways = [w for w in ways if w[0] <= 40.0]
             if ways:
-                gap, tc, score, path, into, held = min(ways, key=lambda w: w[2])
-                cands.append((score, tc, j, path, into, gap, into or held or (lo_j, hi_j)))
+                gap, tc, score, path, into = min(ways, key=lambda w: w[2])
+                cands.append((score, tc, j, path, into, gap, into or (lo_j, hi_j)))
         for j, a_b, c_b in self._loose_bends:
             t_b = self._T(a_b)
             if j == s or among is not None or not t_b - 2.0 * self._dt < t_on < t_b + self._dt:
@@ -3902,9 +3901,10 @@ class MotionEventDetector:
                 noise = 3.0 * max(self._sigma_of(j, a), self._sigma_of(s, a))
                 if float(np.linalg.norm(eval_path(cj, lo_l) - self._rest_xy[s])) - r_sum > noise:
                     touch = first_touch(cj, rest, r_sum, lo_l, hi_l)
-                    tc_l, d_l = closest_approach(cj, rest, lo_l, hi_l)
-                    if touch is None and lo_l + 1e-3 < tc_l < hi_l - 1e-3 and d_l - r_sum < noise:
-                        touch = tc_l
+                    if touch is None:
+                        tc_l, d_l = closest_approach(cj, rest, lo_l, hi_l)
+                        if lo_l + 1e-3 < tc_l < hi_l - 1e-3 and d_l - r_sum < noise:
+                            touch = tc_l
         if touch is None and t_on - t_a > lo_touch:
             # (a graze: the mover's fitted path passes within its noise of touching)
             # (nearest inside the window: a neighbour it rested against is nearest as it
@@ -4085,25 +4085,27 @@ class MotionEventDetector:
         ``a``: from its last two sightings before the gap (within twice ``lag_frames``), run
         on, and from its first two after it (within ``lag_frames``), run back, where they
         lie 5 sigma apart or more; each with the window it holds in: the way in up to the
-        mover's last hit found in ``lo..hi``, the way out from it."""
+        mover's last hit found in ``lo..hi``, the way out from it, neither past the other
+        side's sightings. A way out nearest as the window opens (moving away all of it) is
+        none."""
         look = self.settings.lag_frames
         made = self._struck_from.get(j)
         t_h = made[0] - t_a if made is not None and lo < made[0] - t_a < hi else None
-        out = []
+        out: list[tuple[float, float, float, np.ndarray, tuple[float, float]]] = []
         before = self._samples(j, a - 2 * look, a - 1, t_a)
         after = self._samples(j, a + 1, a + look, t_a)
         # (neither way holds past the other side's sightings: the way out run back to
         # before its last sighting on the way in is where it never was)
         lo = max(lo, float(before[0][-1])) if len(before[0]) else lo
         hi = min(hi, float(after[0][0])) if len(after[0]) else hi
+        if hi <= lo:
+            return out
         for into, (tt, xa) in ((True, before), (False, after)):
             pick = slice(-2, None) if into else slice(0, 2)
             if len(tt) < 2 or float(tt[pick][1] - tt[pick][0]) >= 1.5 * self._dt:
                 continue
             if float(np.linalg.norm(xa[pick][1] - xa[pick][0])) < 5.0 * self._sigma_of(j, a):
                 continue  # (two sightings of a slow mover: their line is noise)
-            if hi <= lo:
-                continue
             win = (lo, hi if t_h is None else t_h) if into else (
                 lo if t_h is None else t_h, hi)
             side = fit_path(tt[pick], xa[pick], 1)[0]
