@@ -3506,3 +3506,14 @@ def test_hit_on_a_pawn_against_the_same_cushion_sends_the_puck_back_to_it_no_mor
         NOVUSS, "puck_off_its_cushion_into_a_pawn_against_it_bounces_once_tracks.json")
     got = [e.t_s for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1]
     assert len(got) == 1 and abs(got[0] - 0.518) < 0.01, got
+
+
+def test_ball_back_off_a_cushion_meets_the_one_it_grazed_again():
+    # pool-9ft seed 0 shot 107: ball 2 grazes ball 7 at 1.8856 s (reported from the frame
+    # at 1.933 s), meets the foot cushion and, coming back, hits 7 again at 2.0016 s: two
+    # movers touching again a tenth of a second on are a second contact, not the first
+    # seen again from a later frame
+    events = _recorded(POOL, "ball_back_off_a_cushion_meets_the_one_it_grazed_again_tracks.json")
+    got = [e.t_s for e in of(events, EventKind.CONTACT)
+           if {o.id for o in e.objects} == {2, 7}]
+    assert len(got) == 2 and abs(got[0] - 1.886) < 0.01 and abs(got[1] - 2.002) < 0.01, got

@@ -1581,7 +1581,10 @@ class MotionEventDetector:
                 key = (min(i, j), max(i, j))
                 if key in seen_pairs:
                     continue
-                if self._paired_lately(*key, t_a, faint=True):
+                # (a pair reported lately met again only as two movers touching again a
+                # repeat's span after: the same touch, seen from a later frame, is no news)
+                lately = self._paired_lately(*key, t_a, faint=True)
+                if lately and not (i in moving_before and j in moving_before):
                     continue
                 exact_only = False
                 bounce_only = False
@@ -1642,6 +1645,9 @@ class MotionEventDetector:
                         tc = t_late
                     if bounce_only and tc >= tau1 - 1e-9:
                         held_end[(i, j)] = gap
+                if lately and (conf < 1.0 or t_a + tc - self._pair_reported.get(
+                        key, -math.inf) < _REPEAT_S):
+                    continue
                 if i in moving_before and j in moving_before and self._drifting_pair(
                         i, j, ci, cj, r, a, t_a, tau0, tc):
                     continue
