@@ -1007,8 +1007,11 @@ class MotionEventDetector:
             explained = self._causes(a, triggers, paths, onset, bend, soon, t_a, fitted)
             self._late_roots(explained - set(triggers))
             for i in triggers:
-                if bend[i] and i not in explained and self._premature(i, a, t_a):
-                    bend[i] = False  # (its path goes on: the next frame tests it again)
+                if bend[i] and i not in explained and (
+                        i in self._short_touch or self._premature(i, a, t_a)):
+                    # (its path goes on: the next frame tests it again; a touch test's
+                    # bend no touch explains was the path's stray, or comes later)
+                    bend[i] = False
                 elif bend[i] and i not in explained and i in paths and self._met_loose(
                         i, a, t_a, paths[i]):
                     explained.add(i)
@@ -1135,6 +1138,8 @@ class MotionEventDetector:
         to_rest: list[tuple[int, float]] = []
         self._fits_a = np.zeros(len(self._ids), dtype=bool)
         self._slow_bent: set[int] = set()  # slots bent only by the slow test
+        # (and only by the touch test, ``_touch_bends``)
+        self._short_touch: set[int] = set()
         self._from_start: set[int] = set()  # slots whose path runs from where they left rest
         # (and those whose path is the line from there through one sighting)
         self._drawn_from_rest: set[int] = set()
@@ -1234,11 +1239,16 @@ class MotionEventDetector:
         b = seen_a & ((mc[:, 0] & ((n_ah == 1) | mc[:, 1]))
                       | (lo & (n_ah >= 3) & mc[:, 1] & mc[:, 2]))
         pairs = np.any(mc[:, :-1] & mc[:, 1:], axis=1)
-        # (only paths fitted to enough frames, and fitted well, are extrapolated so finely;
-        # or a line from where a stroke or a hit set it going through two sightings since)
-        start_line = np.isin(moving, list(self._from_start)) & (nfit >= 3)
-        steady = have & ((nfit >= 5) | start_line) & (rms <= 2.5 * sig)
-        b |= self._touch_bends(moving, a, t_a, coef, steady, pred, seen_ah, np.maximum(sig, rms))
+        # (only paths fitted well to three sightings or more are extrapolated so finely: a
+        # line through three since a bounce finds a contact just after it. Such a line,
+        # run on, strays with the spin the bounce left: a bend only this test finds
+        # (``_short_touch``) is a touch's, where the paths touch and the object's velocity
+        # changed; a near pass of a mover, or a touch it went on through unchanged, is none)
+        steady = have & (nfit >= 3) & (rms <= 2.5 * sig)
+        touch = self._touch_bends(moving, a, t_a, coef, steady, pred, seen_ah,
+                                  np.maximum(sig, rms), have)
+        self._short_touch = set(moving[touch & ~b].tolist())
+        b |= touch
         slow = self._slow_bends(moving, ahead, coef, have & (nfit >= 3), tmax, tt, seen_ah,
                                 order, sig, a, t_a) & ~b
         self._slow_bent = set(moving[slow].tolist())
@@ -1382,26 +1392,32 @@ class MotionEventDetector:
 
     def _touch_bends(self, moving: np.ndarray, a: int, t_a: float, coef: np.ndarray,
                      have: np.ndarray, pred: np.ndarray, seen_ah: np.ndarray,
-                     sig: np.ndarray) -> np.ndarray:
+                     sig: np.ndarray, paths_ok: np.ndarray) -> np.ndarray:
         """Bends too small for the general test, found where a contact can be: the mover's
         path reached another object between the last frame and this one, and the frames
         after leave that path away from the object, along their line of centres (a
         contact's impulse acts along it; a change from sliding to rolling does not). This
         finds the slow contacts (under ~300 mm/s) whose bend hides in the allowance the
-        general test makes for a changing acceleration. All pairs at once."""
+        general test makes for a changing acceleration. Tested: the movers ``have`` marks
+        (paths fitted well to enough sightings); met: those and every other mover with a
+        path (``paths_ok``: one just bent, a line through a sighting or two) and the
+        resting objects. All pairs at once."""
         s_ = self.settings
         out = np.zeros(len(moving), dtype=bool)
         n_seen = seen_ah.sum(axis=1)
         rows = (have & (n_seen >= 2)).nonzero()[0]
         if not self._shot_on or not len(rows):
             return out
+        every = (paths_ok | have).nonzero()[0]  # the movers met
+        sel = np.searchsorted(every, rows)  # the tested ones among them
+        diag = (np.arange(len(rows)), sel)
         rest = (self._mode == _REST).nonzero()[0]
         # positions at the frame before, this frame, two frames before that and halfway
         # between the first two (P, 4, 2)
         t_prev = self._t[(a - 1) % self._hist] - t_a
         grid = np.array([t_prev, 0.0, t_prev - 2 * self._dt, 0.5 * t_prev])
-        c = coef[rows]
-        slots = np.concatenate([moving[rows], rest])
+        c = coef[every]
+        slots = np.concatenate([moving[every], rest])
         rsum = self._radius[moving[rows]][:, None] + self._radius[slots][None, :]  # (R, P)
         # (within the sightings' noise of touching: not the fit's, which a fast path's
         # blur-stretched sightings widen to a touch a frame ahead)
@@ -1411,8 +1427,8 @@ class MotionEventDetector:
         t_mid = 0.5 * t_prev
         for xy_t in (c[:, 0], c[:, 0] + c[:, 1] * t_mid + c[:, 2] * t_mid**2):
             now = np.concatenate([xy_t, self._rest_xy[rest]])
-            d_now = np.linalg.norm(now[None] - now[:len(rows), None], axis=2) - rsum
-            d_now[np.arange(len(rows)), np.arange(len(rows))] = np.inf
+            d_now = np.linalg.norm(now[None] - now[sel, None], axis=2) - rsum
+            d_now[diag] = np.inf
             if np.any(d_now < gap):
                 break
         else:
@@ -1422,7 +1438,7 @@ class MotionEventDetector:
             + c[:, None, 2] * (grid**2)[None, :, None],
             np.repeat(self._rest_xy[rest][:, None], 4, axis=1)])
         vel = np.concatenate([c[:, 1] + 2.0 * c[:, 2] * t_prev, np.zeros((len(rest), 2))])
-        sep = pos[:len(rows), None, :, :] - pos[None, :, :, :]  # from the other to the mover
+        sep = pos[sel, None, :, :] - pos[None, :, :, :]  # from the other to the mover
         d = np.linalg.norm(sep, axis=3)
         d_prev, d_now, d_back, d_mid = (d[..., k] - rsum for k in range(4))
         # touching now or halfway since the frame before (a graze passes closest between
@@ -1431,14 +1447,14 @@ class MotionEventDetector:
         mid = d_mid < d_now
         d_touch = np.where(mid, d_mid, d_now)
         near = (d_touch < gap) & (d_prev > -gap) & (d_touch < d_prev) & (d_back > gap + 2.0)
-        near[np.arange(len(rows)), np.arange(len(rows))] = False
+        near[diag] = False
         nrm = np.where(mid[..., None], sep[:, :, 3], sep[:, :, 1])  # the line of centres then
         nrm /= np.maximum(np.linalg.norm(nrm, axis=2, keepdims=True), 1e-9)
         # (a touch closes on the line of centres as it comes, the frame before: a graze, at
         # its closest, passes side by side, whether that falls halfway or at the frame)
         came = sep[:, :, 0].copy()
         came /= np.maximum(np.linalg.norm(came, axis=2, keepdims=True), 1e-9)
-        closing = np.einsum("rpk,rpk->rp", vel[None, :] - vel[:len(rows), None], came)
+        closing = np.einsum("rpk,rpk->rp", vel[None, :] - vel[sel, None], came)
         near &= closing >= _TOUCH_MIN_APPROACH_MM_S  # not rolling side by side, nor apart
         hit = near.any(axis=1).nonzero()[0]
         if not len(hit):
@@ -1638,6 +1654,9 @@ class MotionEventDetector:
                             (eval_path(ci, tc) - eval_path(cj, tc))
                             @ (eval_velocity(ci, tc) - eval_velocity(cj, tc))) > 0.0:
                         continue  # moving apart all the window: they touched before, if ever
+                    if not exact_only and j in moving_before and (
+                            i in self._short_touch or j in self._short_touch):
+                        continue  # (a touch test's bend is a touch's, not a near pass's)
                     conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2)) * 0.8
                     if t_late is not None and tc >= tau1 + reach - 1e-9:
                         # (nearest as the window ends, still closing, and the paths
@@ -1654,8 +1673,11 @@ class MotionEventDetector:
                 if self._shot_on and self._creeping_apart(i, j, a, t_a, tc):
                     continue
                 if i in moving_before and j in moving_before and self._unkicked(
-                        i, j, a, t_a, tc):
+                        (i, j), a, t_a, tc):
                     continue
+                if (i in self._short_touch and j in moving_before and not (soon[j] or bend[j])
+                        and self._unkicked((i,), a, t_a, tc)):
+                    continue  # (only the touch test bent it, and both went on unchanged)
                 if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
                     continue
                 if bounce_only and conf < 1.0 and self._meets_cushion(i, ci, tau0,
@@ -2075,15 +2097,15 @@ class MotionEventDetector:
         return max(self._contact_t.get(k, -math.inf),
                    float(np.nan_to_num(self._t_start[k], nan=-np.inf)))
 
-    def _unkicked(self, i: int, j: int, a: int, t_a: float, tc: float) -> bool:
-        """Whether movers ``i`` and ``j`` each go on through their touch at ``tc`` with the
+    def _unkicked(self, movers: tuple[int, ...], a: int, t_a: float, tc: float) -> bool:
+        """Whether the ``movers`` each go on through their touch at ``tc`` with the
         velocity they came in with, to within ``_TOUCH_MIN_APPROACH_MM_S``: lines through
         each one's ``_KICK_SIDE`` sightings nearest before it (since it left rest or was
         last in a contact reported) and after it, each steady (within 3 sigma; a curve's
         spin bend or another contact is no line). A contact that changed neither was
         slower than the camera is held to: a bend fitted to the noise that met a
         neighbour rolling by is none."""
-        for k in (i, j):
+        for k in movers:
             tt, xa = self._samples(k, a - _APART_FRAMES, a + self.settings.lag_frames, t_a)
             since = self._way_since(k)
             v = []
