@@ -1008,7 +1008,7 @@ class MotionEventDetector:
             self._late_roots(explained - set(triggers))
             for i in triggers:
                 if bend[i] and i not in explained and (
-                        i in self._short_touch or self._premature(i, a, t_a)):
+                        i in self._touch_only or self._premature(i, a, t_a)):
                     # (its path goes on: the next frame tests it again; a touch test's
                     # bend no touch explains was the path's stray, or comes later)
                     bend[i] = False
@@ -1139,7 +1139,7 @@ class MotionEventDetector:
         self._fits_a = np.zeros(len(self._ids), dtype=bool)
         self._slow_bent: set[int] = set()  # slots bent only by the slow test
         # (and only by the touch test, ``_touch_bends``)
-        self._short_touch: set[int] = set()
+        self._touch_only: set[int] = set()
         self._from_start: set[int] = set()  # slots whose path runs from where they left rest
         # (and those whose path is the line from there through one sighting)
         self._drawn_from_rest: set[int] = set()
@@ -1242,12 +1242,12 @@ class MotionEventDetector:
         # (only paths fitted well to three sightings or more are extrapolated so finely: a
         # line through three since a bounce finds a contact just after it. Such a line,
         # run on, strays with the spin the bounce left: a bend only this test finds
-        # (``_short_touch``) is a touch's, where the paths touch and the object's velocity
+        # (``_touch_only``) is a touch's, where the paths touch and the object's velocity
         # changed; a near pass of a mover, or a touch it went on through unchanged, is none)
         steady = have & (nfit >= 3) & (rms <= 2.5 * sig)
         touch = self._touch_bends(moving, a, t_a, coef, steady, pred, seen_ah,
                                   np.maximum(sig, rms), have)
-        self._short_touch = set(moving[touch & ~b].tolist())
+        self._touch_only = set(moving[touch & ~b].tolist())
         b |= touch
         slow = self._slow_bends(moving, ahead, coef, have & (nfit >= 3), tmax, tt, seen_ah,
                                 order, sig, a, t_a) & ~b
@@ -1655,7 +1655,7 @@ class MotionEventDetector:
                             @ (eval_velocity(ci, tc) - eval_velocity(cj, tc))) > 0.0:
                         continue  # moving apart all the window: they touched before, if ever
                     if not exact_only and j in moving_before and (
-                            i in self._short_touch or j in self._short_touch):
+                            i in self._touch_only or j in self._touch_only):
                         continue  # (a touch test's bend is a touch's, not a near pass's)
                     conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2)) * 0.8
                     if t_late is not None and tc >= tau1 + reach - 1e-9:
@@ -1675,7 +1675,7 @@ class MotionEventDetector:
                 if i in moving_before and j in moving_before and self._unkicked(
                         (i, j), a, t_a, tc):
                     continue
-                if (i in self._short_touch and j in moving_before and not (soon[j] or bend[j])
+                if (i in self._touch_only and j in moving_before and not (soon[j] or bend[j])
                         and self._unkicked((i,), a, t_a, tc)):
                     continue  # (only the touch test bent it, and both went on unchanged)
                 if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
