@@ -3529,3 +3529,15 @@ def test_balls_meeting_just_after_a_bounce_are_a_contact():
     got = [e.t_s for e in of(events, EventKind.CONTACT)
            if {o.id for o in e.objects} == {5, 7}]
     assert len(got) == 1 and abs(got[0] - 1.752) < 0.015, got
+
+
+def test_fast_balls_meeting_just_after_their_bounces_are_contacts():
+    # pool-9ft seed 3 shot 205, a break: ball 5 meets the foot cushion at 0.985 s and
+    # ball 9 at 1.004 s; 7 meets the foot cushion at 1.015 s and 9 at 1.052 s. Each was
+    # seen once or not at all between its bounce and its contact: the line from where it
+    # bounced through that sighting is its path to the contact
+    events = _recorded(POOL, "fast_balls_meeting_just_after_their_bounces_tracks.json")
+    got = {frozenset(o.id for o in e.objects): e.t_s for e in of(events, EventKind.CONTACT)
+           if 0.95 < e.t_s < 1.1}
+    assert abs(got.get(frozenset({5, 9}), 0.0) - 1.004) < 0.01, got
+    assert abs(got.get(frozenset({9, 7}), 0.0) - 1.052) < 0.01, got

@@ -541,9 +541,11 @@ class MotionEventDetector:
         self._rest_shot = np.zeros(0, dtype=int)  # the shot it came to rest in (0: none)
         self._rest_t = np.zeros(0)  # when it came to rest
         self._start_xy = np.zeros((0, 2))
-        # (time, centre) of the contact or cushion that began a disc's current segment
-        # after a bend (nan: none, and always on pool, where spin curves the way off it):
-        # one more point of the path while a single sighting follows
+        # (time, centre) of the contact or cushion that began an object's current segment
+        # after a bend (nan: none): one more point of the path while a single sighting
+        # follows (on pool too: the spin a bounce leaves curves the way off it by a mm or so
+        # in a frame, and a ball that meets another just after its bounce has no other
+        # path to it)
         self._anchor_t = np.zeros(0)
         self._anchor_xy = np.zeros((0, 2))
         self._first_off = np.zeros(0, dtype=int)
@@ -1081,7 +1083,7 @@ class MotionEventDetector:
             self._t_start[s] = np.nan
             self._anchor_t[s] = np.nan
             t_c = self._run_began(s)  # (its last contact or cushion: no start now)
-            if (self._straight and s in paths
+            if (s in paths
                     and t_a - 2.0 * self._dt < t_c < self._T(int(self._seg0[s])) - 1e-3):
                 self._anchor_t[s] = t_c
                 self._anchor_xy[s] = eval_path(paths[s], t_c - t_a)
@@ -1183,7 +1185,7 @@ class MotionEventDetector:
                 self._from_start.add(s)
             if (len(tau) == 1 and self._anchor_t[s] - t_a < float(tau[0]) - 1e-3
                     and not self._steady_after(s, a, t_a)):
-                # a disc bent by a contact (or a cushion) just before its one sighting
+                # an object bent by a contact (or a cushion) just before its one sighting
                 # since: the line from where it met it (another contact may follow within
                 # the frame)
                 tau = np.concatenate([[self._anchor_t[s] - t_a], tau])
