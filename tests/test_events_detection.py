@@ -3541,3 +3541,15 @@ def test_fast_balls_meeting_just_after_their_bounces_are_contacts():
            if 0.95 < e.t_s < 1.1}
     assert abs(got.get(frozenset({5, 9}), 0.0) - 1.004) < 0.01, got
     assert abs(got.get(frozenset({9, 7}), 0.0) - 1.052) < 0.01, got
+
+
+def test_ball_met_by_two_in_turn_within_a_frame_meets_both():
+    # pool-9ft seed 3 shot 67: ball 2 is met by 10 at 1.336 s and by 3 at 1.348 s, both
+    # slow (about 215 mm/s). Just bent by 10, 2 has no path fitted yet, only the line
+    # through its next sightings: the touch test meets it there, and 3's touch is found
+    # (it had been taken for a touch of 3 and 10 at 1.39 s)
+    events = _recorded(POOL, "ball_met_by_two_in_turn_within_a_frame_tracks.json")
+    got = {frozenset(o.id for o in e.objects): e.t_s for e in of(events, EventKind.CONTACT)
+           if 1.3 < e.t_s < 1.45}
+    assert abs(got.get(frozenset({3, 2}), 0.0) - 1.348) < 0.01, got
+    assert frozenset({3, 10}) not in got, got

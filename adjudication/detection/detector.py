@@ -1172,6 +1172,7 @@ class MotionEventDetector:
             tmax[deg2] = np.where(ok[deg2], tau_b, -np.inf).max(axis=1)
             tmin[deg2] = np.where(ok[deg2], tau_b, np.inf).min(axis=1)
         have = deg2.copy()
+        met = np.zeros(m, dtype=bool)  # movers with only the frames after to stand in
         for r in (~deg2).nonzero()[0].tolist():  # just after a change: few
             s = int(moving[r])
             tau = tau_all[ok[r]]
@@ -1209,7 +1210,8 @@ class MotionEventDetector:
                 paths[s] = start
                 self._drawn_from_rest.add(s)
             elif len(tau2) >= 2:
-                paths[s] = fit_path(tau2, xy2, 1)[0]
+                paths[s] = coef[r] = fit_path(tau2, xy2, 1)[0]
+                met[r] = True  # (what the touch test's movers may meet)
         for r in have.nonzero()[0].tolist():
             paths[int(moving[r])] = coef[r]
         fitted.update(moving[have & (nfit >= 3)].tolist())
@@ -1248,7 +1250,7 @@ class MotionEventDetector:
         # changed; a near pass of a mover, or a touch it went on through unchanged, is none)
         steady = have & (nfit >= 3) & (rms <= 2.5 * sig)
         touch = self._touch_bends(moving, a, t_a, coef, steady, pred, seen_ah,
-                                  np.maximum(sig, rms), have)
+                                  np.maximum(sig, rms), have | met)
         self._touch_only = set(moving[touch & ~b].tolist())
         b |= touch
         slow = self._slow_bends(moving, ahead, coef, have & (nfit >= 3), tmax, tt, seen_ah,
