@@ -1241,23 +1241,27 @@ def test_puck_off_a_held_row_at_its_stroke_hit_the_pawn_its_ways_in_and_out_allo
     assert abs(hits[0][1] - t_s) < 0.005
 
 
-@pytest.mark.parametrize("name, pawn, t_s", [
+@pytest.mark.parametrize("name, pawn, t_s, then", [
     # Novuss seed 0 shot 60: struck at 0.412 s and first seen back off the row, the puck
     # grazes pawn 11 at 0.418 s and presses it into cushion a; 11 hardly moves, and
     # passes the push along the row to pawn 10, which flies off at 1.3 m/s. The puck's line
     # out, run back, also passes pawn 10, but its straight way there from its rest runs
-    # 7 mm deep through pawn 11
-    ("puck_grazing_a_row_pawn_whose_neighbour_flies_off_tracks.json", 11, 0.418),
+    # 7 mm deep through pawn 11. It then meets pawn 12, beside 11 and pressed into the
+    # cushion too, at 0.424 s: its line out leaves 12's circle last, and one contact with
+    # 11 would have sped it up
+    ("puck_grazing_a_row_pawn_whose_neighbour_flies_off_tracks.json", 11, 0.418, (12, 0.424)),
     # Novuss seed 3 shot 12: seen once on its way in, the puck grazes pawn 14 at 0.456 s;
     # the push runs down the row to pawn 17, which flies off
-    ("puck_grazing_a_row_pawn_first_seen_off_it_tracks.json", 14, 0.456),
+    ("puck_grazing_a_row_pawn_first_seen_off_it_tracks.json", 14, 0.456, None),
 ])
 def test_puck_grazing_a_held_row_hit_the_pawn_it_grazed_not_the_one_that_flew_off(
-        name, pawn, t_s):
+        name, pawn, t_s, then):
     events = _recorded(NOVUSS, name)
     hits = _puck_hits(name, events)
-    assert [ids for ids, _ in hits] == [(1, pawn)]
+    assert [ids for ids, _ in hits] == [(1, pawn)] + ([(1, then[0])] if then else [])
     assert abs(hits[0][1] - t_s) < 0.005
+    if then:
+        assert abs(hits[1][1] - then[1]) < 0.005
     # (pressed into the cushion it lay against, it came back off it)
     assert [e.objects[0].id for e in of(events, EventKind.CUSHION)
             if abs(e.t_s - t_s) < 0.005] == [pawn]
@@ -3553,3 +3557,36 @@ def test_ball_met_by_two_in_turn_within_a_frame_meets_both():
            if 1.3 < e.t_s < 1.45}
     assert abs(got.get(frozenset({3, 2}), 0.0) - 1.348) < 0.01, got
     assert frozenset({3, 10}) not in got, got
+
+
+def _touches(events, pair, lo, hi):
+    return [e.t_s for e in of(events, EventKind.CONTACT)
+            if {o.id for o in e.objects} == pair and lo < e.t_s < hi]
+
+
+def _cushions_of(events, obj_id, lo, hi):
+    return [(e.cushion, e.t_s) for e in of(events, EventKind.CUSHION)
+            if e.objects[0].id == obj_id and lo < e.t_s < hi]
+
+
+def test_puck_off_a_row_pawn_that_meets_the_pressed_one_beside_it_meets_both():
+    # novuss seed 0 shot 72: the puck hits pawn 10 at 0.517 s and, 14 ms later, pawn 11
+    # beside it, which the cushion holds: 11 moves 0.1 mm, so only the puck's turn shows
+    # it. Its way out, run back, leaves 11's contact circle after it left 10's, and it
+    # turned along 11's line of centres as well as 10's
+    events = _recorded(NOVUSS, "puck_off_a_row_meets_the_pressed_pawn_beside_tracks.json")
+    assert len(_touches(events, {1, 10}, 0.49, 0.55)) == 1
+    got = _touches(events, {1, 11}, 0.49, 0.55)
+    assert len(got) == 1 and abs(got[0] - 0.531) < 0.005, got
+    assert [c for c, t in _cushions_of(events, 11, 0.49, 0.55)] == ["a"]
+
+
+def test_puck_off_a_row_pawn_passing_the_next_within_the_noise_meets_one():
+    # novuss seed 4 shot 214: the puck hits pawn 3 (held by cushion b) at 0.744 s and
+    # leaves along the row; its way out, run back, passes as near pawn 4 as it would had
+    # it touched it, but it turned along 3's line of centres alone: no contact with 4,
+    # no cushion
+    events = _recorded(NOVUSS, "puck_off_a_row_passes_the_next_pawn_tracks.json")
+    assert len(_touches(events, {1, 3}, 0.72, 0.8)) == 1
+    assert not _touches(events, {1, 4}, 0.72, 0.8)
+    assert not _cushions_of(events, 4, 0.72, 0.8)

@@ -299,6 +299,18 @@ _JUNCTION_GAP_MM = 2.0
 #: ... and a striker whose noisy path touched one of a row's pawns may have met its
 #: neighbour instead up to this long (s) after: which end of the row flies off tells.
 _JUNCTION_LATE_S = 0.005
+#: A second contact a few ms after a hit (_met_after): the striker's way out, run back,
+#: leaves the second object's contact circle (or passes within this many sigma of it) ...
+_MET_AFTER_SIGMAS = 1.0
+#: ... this long (s) after it left the first one's ...
+_MET_AFTER_S = 0.002
+#: ... and, where its way in is seen, its turn has a share along the second one's line of
+#: centres beyond this many sigma of the noise (a single contact turns it along one).
+_MET_AFTER_Z = 4.0
+#: ... and, where it was seen only leaving rest, one contact would have sped it up (its
+#: speed along the first one's contact, kept, is more than it had; its way in slants to
+#: that contact by this cosine at least, for the test to tell).
+_MET_AFTER_SLANT = 0.2
 #: Least change (mm/s) in a striker's velocity, across a hit, that only a cushion's push
 #: explains before the striker is seen again (a puck off a pawn into the rail beside it).
 _RAIL_KICK_MM_S = 100.0
@@ -904,6 +916,8 @@ class MotionEventDetector:
         col = a % h
         ahead = [(a + k) % h for k in range(look + 1)]
 
+        fresh = {id(ev) for ev, _ in self._pending}  # (events reported before this frame)
+
         # 1. objects leaving the play, objects coming back
         st = self._state[:, col]
         leaving = (st == _POCKETED) | (st == _OFF_TABLE)
@@ -1065,6 +1079,9 @@ class MotionEventDetector:
                     self._cushion_before_seen(s, a, t_a)
             if self._shot_on and started:
                 self._struck_by_late(a, t_a, paths, started, onset)
+
+        if self._shot_on:
+            self._hit_after_hit(fresh, onset, a, t_a)
 
         # 6. line crossings between the last two observations of moving tracks
         if self._lines:
@@ -2785,6 +2802,162 @@ class MotionEventDetector:
                 self._last_pair_t[(min(j, k), max(j, k))] = t_a
                 return True
         return False
+
+    def _hit_after_hit(self, before: set[int], onset: np.ndarray, a: int, t_a: float
+                       ) -> None:
+        """A disc that hit a resting one and, a few ms later, one beside it that barely
+        moves (a pawn of a row pressed into its cushion) turned twice between two frames.
+        Every contact reported this frame (none of ``before``) by a mover on a resting
+        object is tested for such a second one (``_met_after``)."""
+        if not self._straight:
+            return  # (a ball leaves a contact on a curve: its line out, run back, strays)
+        for ev, _ in list(self._pending):
+            if id(ev) in before or ev.kind is not EventKind.CONTACT:
+                continue
+            m, root = (self._slot_of[o.id] for o in ev.objects)
+            if (self._mode[m] == _MOVING or onset[m]) and self._mode[root] == _REST:
+                self._met_after(m, root, ev, onset, a, t_a)
+
+    def _met_after(self, m: int, root: int, ev: Event, onset: np.ndarray, a: int, t_a: float
+                   ) -> None:
+        """Mover ``m`` hit ``root`` (``ev``) and then another resting object: its way out,
+        run back, leaves that one's contact circle (or passes within the noise of it)
+        after the hit, and its way in and out differ by a push along that one's line of
+        centres, not ``root``'s alone (for a striker seen only leaving rest: one contact
+        would have sped it up). Its real way lies outside every object from its last
+        contact on, so the one it left last is the one it met last. Reported with the
+        push into its cushion where it lay against one."""
+        t_hit = ev.t_s - t_a
+        way_in = self._way_in(m, root, t_hit, a, t_a) if self._mode[m] == _MOVING else None
+        if way_in is None and not onset[m]:
+            return  # (a mover whose way in is unknown)
+        decel = 0.0 if way_in is None else way_in[2]
+        way_out = self._way_out(m, ev.t_s, decel, a, t_a)
+        if way_out is None:
+            return
+        cout, first, s_out = way_out
+        met = self._left_last(m, root, cout, t_hit, first, a)
+        if met is None:
+            return
+        k, tk = met
+        p = eval_path(cout, tk)
+        if way_in is None:
+            # (a striker seen only leaving rest: its way in runs from there to the hit;
+            # kept along root's contact, its speed then is what one contact leaves it)
+            p1 = np.array(ev.xy_mm)
+            n_r = p1 - self._rest_xy[root]
+            along = np.array([-n_r[1], n_r[0]]) / max(float(np.linalg.norm(n_r)), 1e-9)
+            d_in = p1 - self._rest_xy[m]
+            d_in /= max(float(np.linalg.norm(d_in)), 1e-9)
+            v_out = eval_velocity(cout, t_hit)
+            if abs(float(d_in @ along)) < _MET_AFTER_SLANT or float(v_out @ along) / float(
+                    d_in @ along) >= float(np.linalg.norm(v_out)):
+                return
+        else:
+            cin, t1, _, s_in, s_at = way_in
+            n_r = eval_path(cin, t1) - self._rest_xy[root]
+            n_k = p - self._rest_xy[k]
+            basis = np.stack([n_r / max(float(np.linalg.norm(n_r)), 1e-9),
+                              n_k / max(float(np.linalg.norm(n_k)), 1e-9)], axis=1)
+            det = abs(float(np.linalg.det(basis)))
+            dv = eval_velocity(cout, tk) - eval_velocity(cin, t1)
+            # (noise of the turn across root's line of centres: both velocities, and
+            # where on root's circle the way in met it)
+            s_dv = math.hypot(s_out, s_in, float(np.linalg.norm(dv)) * s_at / float(
+                self._radius[m] + self._radius[root]))
+            if det < 1e-3 or float(np.linalg.solve(basis, dv)[1]) < _MET_AFTER_Z * s_dv / det:
+                return
+        if not self._claim_pair(m, k, t_a):
+            return
+        self._event(EventKind.CONTACT, t_a + tk, a, (self._ref(m), self._ref(k)), p,
+                    0.6 * self._quality([m, k], a), 0.005)
+        self._pressed_cushion(k, self._rest_xy[k] - p, t_a + tk, a)
+        self._note_hit(k, t_a + tk, p)
+
+    def _way_in(self, m: int, root: int, t_hit: float, a: int, t_a: float
+                ) -> tuple[np.ndarray, float, float, float, float] | None:
+        """Mover ``m``'s path into its hit on ``root`` at ``t_hit`` (fitted to its
+        sightings before since its last turn), when it met ``root`` on it, the friction
+        slowing it (mm/s^2), and the noise (sigma) of its velocity (mm/s) and of where it
+        was then (mm). None where fewer than three sightings show it."""
+        s_ = self.settings
+        tb, xb = self._samples(m, max(a - s_.fit_frames, int(self._seg0[m])), a + 1, t_a)
+        tb, xb = tb[tb < t_hit], xb[tb < t_hit]
+        if len(tb) < 3:
+            return None
+        cin, _ = fit_path(tb, xb, 2 if len(tb) >= 5 else 1)
+        lo, hi = t_hit - 2.0 * self._dt, t_hit + self._dt
+        still = still_path(self._rest_xy[root])
+        r_sum = float(self._radius[m] + self._radius[root])
+        touch = first_touch(cin, still, r_sum, lo, hi)
+        t1 = touch if touch is not None else closest_approach(cin, still, lo, hi)[0]
+        v_in = eval_velocity(cin, t1)
+        decel = -2.0 * float(cin[2] @ v_in) / max(float(np.linalg.norm(v_in)), 1e-9)
+        spread = tb - tb.mean()
+        sigma = max(self._sigma_of(m, a), s_.noise_floor_mm)
+        # (a quadratic's velocity is known about half as well as a line's)
+        return (cin, t1, min(max(decel, 0.0), _MAX_DECEL_MM_S2),
+                2.0 * sigma / math.sqrt(float(spread @ spread)), sigma / math.sqrt(len(tb)))
+
+    def _way_out(self, m: int, t_hit_s: float, decel: float, a: int, t_a: float
+                 ) -> tuple[np.ndarray, float, float] | None:
+        """Mover ``m``'s path out of a hit at ``t_hit_s``, slowing by ``decel`` (mm/s^2)
+        as on its way in: fitted to its sightings after the first one after the hit (which
+        may lie between two contacts: it counts where it fits). Its coefficients, the
+        first sighting on it, and the noise (sigma) of its velocity (mm/s); None where
+        fewer than three follow or they bend."""
+        s_ = self.settings
+        after = [k for k in range(max(0, a - 4), self._n) if self._T(k) > t_hit_s]
+        if not after:
+            return None
+        tt, xa = self._samples(m, after[0], after[0] + s_.lag_frames, t_a)
+        if len(tt) < 4:
+            return None
+        t2, x2 = tt[1:], xa[1:]
+        line, _ = fit_path(t2, x2, 1)
+        half = -0.5 * decel * line[1] / max(float(np.linalg.norm(line[1])), 1e-9)
+        cout, rms = fit_path(t2, x2 - half[None] * (t2 * t2)[:, None], 1)
+        cout[2] = half
+        sigma = max(self._sigma_of(m, a), s_.noise_floor_mm)
+        if rms > 3.0 * sigma:
+            return None
+        fits = float(np.linalg.norm(eval_path(cout, tt[0]) - xa[0])) <= 3.0 * sigma
+        spread = t2 - t2.mean()
+        return cout, float(tt[0] if fits else t2[0]), sigma / math.sqrt(float(spread @ spread))
+
+    def _left_last(self, m: int, root: int, cout: np.ndarray, t_hit: float, first: float,
+                   a: int) -> tuple[int, float] | None:
+        """The resting object (not ``root``) that mover ``m``'s way out ``cout``, run back
+        from its ``first`` sighting on it, leaves last: within ``(t_hit, first)`` and
+        ``_MET_AFTER_S`` after it left ``root``'s contact circle. It leaves one it passes
+        within ``_MET_AFTER_SIGMAS`` of the noise without entering where it passes
+        nearest. The slot and when; None where there is none."""
+        rest = (self._mode == _REST).nonzero()[0]
+        rest = rest[rest != m]
+        if len(rest) < 2:
+            return None
+        reach = self._radius[rest] + self._radius[m]
+        tau = np.full(len(rest), first)
+        for _ in range(2):  # (the way as a line where it leaves each: a frame's friction)
+            v = eval_velocity(cout, tau)
+            rel = eval_path(cout, tau) - v * tau[:, None] - self._rest_xy[rest]
+            vv = np.maximum(np.einsum("rk,rk->r", v, v), 1e-9)
+            qb = np.einsum("rk,rk->r", rel, v)
+            disc = qb * qb - vv * (np.einsum("rk,rk->r", rel, rel) - reach**2)
+            leaves = np.where(disc >= 0, (-qb + np.sqrt(np.maximum(disc, 0.0))) / vv, -np.inf)
+            nearest = -qb / vv
+            tau = np.where(np.isfinite(leaves), leaves, nearest).clip(t_hit, first)
+        gap = np.linalg.norm(rel + nearest[:, None] * v, axis=1) - reach
+        sigma = max(self._sigma_of(m, a), self.settings.noise_floor_mm)
+        t_left = np.where(np.isfinite(leaves), leaves,
+                          np.where(gap <= _MET_AFTER_SIGMAS * sigma, nearest, -np.inf))
+        is_root = rest == root
+        after = (t_left > max(t_hit, float(t_left[is_root].max(initial=-np.inf)))
+                 + _MET_AFTER_S) & (t_left < first) & ~is_root
+        if not after.any():
+            return None
+        pick = int(np.argmax(np.where(after, t_left, -np.inf)))
+        return int(rest[pick]), float(t_left[pick])
 
     def _met_too(self, j: int, k: int, hit: Event, a: int, t_a: float
                  ) -> tuple[float, np.ndarray] | None:
