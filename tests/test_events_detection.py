@@ -3590,3 +3590,14 @@ def test_puck_off_a_row_pawn_passing_the_next_within_the_noise_meets_one():
     assert len(_touches(events, {1, 3}, 0.72, 0.8)) == 1
     assert not _touches(events, {1, 4}, 0.72, 0.8)
     assert not _cushions_of(events, 4, 0.72, 0.8)
+
+
+def test_cue_ball_off_one_ball_of_a_cluster_into_the_next_meets_both():
+    # pool-9ft seed 1 shot 101: the cue ball hits 3 at 0.599 s and, 7 ms later, 4, which
+    # rests against 2 and passes it the hit. The cue ball's line out, run back, leaves 4's
+    # circle after 3's, and it turned along 4's line of centres too
+    events = _recorded(POOL, "cue_ball_off_one_into_the_next_of_a_cluster_tracks.json")
+    assert len(_touches(events, {1, 3}, 0.55, 0.65)) == 1
+    got = _touches(events, {1, 4}, 0.55, 0.65)
+    assert len(got) == 1 and abs(got[0] - 0.606) < 0.015, got
+    assert not _touches(events, {3, 4}, 0.55, 0.65)

@@ -2805,17 +2805,18 @@ class MotionEventDetector:
 
     def _hit_after_hit(self, before: set[int], onset: np.ndarray, a: int, t_a: float
                        ) -> None:
-        """A disc that hit a resting one and, a few ms later, one beside it that barely
-        moves (a pawn of a row pressed into its cushion) turned twice between two frames.
-        Every contact reported this frame (none of ``before``) by a mover on a resting
-        object is tested for such a second one (``_met_after``)."""
-        if not self._straight:
-            return  # (a ball leaves a contact on a curve: its line out, run back, strays)
+        """A striker that hit a resting object and, a few ms later, one beside it that
+        barely moves (a pawn of a row pressed into its cushion, a ball resting against
+        others) turned twice between two frames. Every contact reported this frame (none
+        of ``before``) by a mover on a resting object is tested for such a second one
+        (``_met_after``). On a pool table an object just leaving rest is a rack's or a
+        cluster's, pushed from touching: its way in tells nothing, so only movers."""
         for ev, _ in list(self._pending):
             if id(ev) in before or ev.kind is not EventKind.CONTACT:
                 continue
             m, root = (self._slot_of[o.id] for o in ev.objects)
-            if (self._mode[m] == _MOVING or onset[m]) and self._mode[root] == _REST:
+            if self._mode[root] == _REST and (
+                    self._mode[m] == _MOVING or (onset[m] and self._straight)):
                 self._met_after(m, root, ev, onset, a, t_a)
 
     def _met_after(self, m: int, root: int, ev: Event, onset: np.ndarray, a: int, t_a: float
