@@ -916,7 +916,7 @@ class MotionEventDetector:
         col = a % h
         ahead = [(a + k) % h for k in range(look + 1)]
 
-        fresh = {id(ev) for ev, _ in self._pending}  # (events reported before this frame)
+        reported = [ev for ev, _ in self._pending]  # (before this frame)
 
         # 1. objects leaving the play, objects coming back
         st = self._state[:, col]
@@ -1081,7 +1081,7 @@ class MotionEventDetector:
                 self._struck_by_late(a, t_a, paths, started, onset)
 
         if self._shot_on:
-            self._hit_after_hit(fresh, onset, a, t_a)
+            self._hit_after_hit(reported, onset, a, t_a)
 
         # 6. line crossings between the last two observations of moving tracks
         if self._lines:
@@ -2803,7 +2803,7 @@ class MotionEventDetector:
                 return True
         return False
 
-    def _hit_after_hit(self, before: set[int], onset: np.ndarray, a: int, t_a: float
+    def _hit_after_hit(self, before: list[Event], onset: np.ndarray, a: int, t_a: float
                        ) -> None:
         """A striker that hit a resting object and, a few ms later, one beside it that
         barely moves (a pawn of a row pressed into its cushion, a ball resting against
@@ -2811,8 +2811,9 @@ class MotionEventDetector:
         of ``before``) by a mover on a resting object is tested for such a second one
         (``_met_after``). On a pool table an object just leaving rest is a rack's or a
         cluster's, pushed from touching: its way in tells nothing, so only movers."""
+        old = {id(ev) for ev in before}  # (``before`` holds them: no id is reused)
         for ev, _ in list(self._pending):
-            if id(ev) in before or ev.kind is not EventKind.CONTACT:
+            if id(ev) in old or ev.kind is not EventKind.CONTACT:
                 continue
             m, root = (self._slot_of[o.id] for o in ev.objects)
             if self._mode[root] == _REST and (
