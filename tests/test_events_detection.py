@@ -1248,7 +1248,7 @@ def test_puck_off_a_held_row_at_its_stroke_hit_the_pawn_its_ways_in_and_out_allo
     # out, run back, also passes pawn 10, but its straight way there from its rest runs
     # 7 mm deep through pawn 11. It then meets pawn 12, beside 11 and pressed into the
     # cushion too, at 0.424 s: its line out leaves 12's circle last, and one contact with
-    # 11 would have sped it up
+    # 11 would have sped it up (12 is struck, with no way a push from it goes on)
     ("puck_grazing_a_row_pawn_whose_neighbour_flies_off_tracks.json", 11, 0.418, (12, 0.424)),
     # Novuss seed 3 shot 12: seen once on its way in, the puck grazes pawn 14 at 0.456 s;
     # the push runs down the row to pawn 17, which flies off
@@ -1262,6 +1262,8 @@ def test_puck_grazing_a_held_row_hit_the_pawn_it_grazed_not_the_one_that_flew_of
     assert abs(hits[0][1] - t_s) < 0.005
     if then:
         assert abs(hits[1][1] - then[1]) < 0.005
+        # (the puck pressed both into the cushion: neither pushed the other)
+        assert not _touches(events, {pawn, then[0]}, t_s - 0.05, t_s + 0.05)
     # (pressed into the cushion it lay against, it came back off it)
     assert [e.objects[0].id for e in of(events, EventKind.CUSHION)
             if abs(e.t_s - t_s) < 0.005] == [pawn]

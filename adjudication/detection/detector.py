@@ -2874,7 +2874,7 @@ class MotionEventDetector:
         self._event(EventKind.CONTACT, t_a + tk, a, (self._ref(m), self._ref(k)), p,
                     0.6 * self._quality([m, k], a), 0.005)
         self._pressed_cushion(k, self._rest_xy[k] - p, t_a + tk, a)
-        self._note_hit(k, t_a + tk, p)
+        self._struck_t[k] = t_a + tk
 
     def _way_in(self, m: int, root: int, t_hit: float, a: int, t_a: float
                 ) -> tuple[np.ndarray, float, float, float, float] | None:
