@@ -2942,12 +2942,10 @@ class MotionEventDetector:
         tau = np.full(len(rest), first)
         for _ in range(2):  # (the way as a line where it leaves each: a frame's friction)
             v = eval_velocity(cout, tau)
-            rel = eval_path(cout, tau) - v * tau[:, None] - self._rest_xy[rest]
-            vv = np.maximum(np.einsum("rk,rk->r", v, v), 1e-9)
-            qb = np.einsum("rk,rk->r", rel, v)
-            disc = qb * qb - vv * (np.einsum("rk,rk->r", rel, rel) - reach**2)
-            leaves = np.where(disc >= 0, (-qb + np.sqrt(np.maximum(disc, 0.0))) / vv, -np.inf)
-            nearest = -qb / vv
+            p0 = eval_path(cout, tau) - v * tau[:, None]
+            leaves = self._leaves(p0, v, self._rest_xy[rest], reach)
+            rel = p0 - self._rest_xy[rest]
+            nearest = -np.einsum("rk,rk->r", rel, v) / np.einsum("rk,rk->r", v, v)
             tau = np.where(np.isfinite(leaves), leaves, nearest).clip(t_hit, first)
         gap = np.linalg.norm(rel + nearest[:, None] * v, axis=1) - reach
         sigma = max(self._sigma_of(m, a), self.settings.noise_floor_mm)
@@ -3653,10 +3651,15 @@ class MotionEventDetector:
     def _leaves(p0: np.ndarray, v: np.ndarray, centres: np.ndarray, reach: np.ndarray
                 ) -> np.ndarray:
         """When the line ``p0 + v tau`` leaves each circle (``centres``, radii ``reach``):
-        the later root, -inf where it never enters."""
+        the later root, -inf where it never enters. ``p0`` and ``v`` may be one line's, or
+        one line per circle (``(R, 2)``)."""
         rel = p0 - centres
-        qa = float(v @ v)
-        qb = 2.0 * rel @ v
+        if v.ndim == 1:
+            qa: np.ndarray | float = float(v @ v)
+            qb = 2.0 * rel @ v
+        else:
+            qa = np.einsum("rk,rk->r", v, v)
+            qb = 2.0 * np.einsum("rk,rk->r", rel, v)
         disc = qb * qb - 4.0 * qa * (np.einsum("rk,rk->r", rel, rel) - reach**2)
         out: np.ndarray = np.where(
             disc >= 0, (-qb + np.sqrt(np.maximum(disc, 0.0))) / (2.0 * qa), -np.inf)
