@@ -3603,3 +3603,25 @@ def test_cue_ball_off_one_ball_of_a_cluster_into_the_next_meets_both():
     got = _touches(events, {1, 4}, 0.55, 0.65)
     assert len(got) == 1 and abs(got[0] - 0.606) < 0.015, got
     assert not _touches(events, {3, 4}, 0.55, 0.65)
+
+
+def test_ball_off_a_cushion_into_a_cluster_ball_left_at_rest_struck_it():
+    # pool-9ft seed 0 shot 216: the cue ball hits 2, which passes the hit to 3 (all
+    # three touching 4); 4 stays at rest while 3 comes off the foot cushion and strikes it
+    # at 0.747 s. 4 leaves at 1.5 m/s a hundred ms after 2 did: no push of 2 started it,
+    # nor a creep the pack's fit gave it
+    events = _recorded(POOL, "ball_off_a_cushion_into_the_last_of_a_cluster_tracks.json")
+    got = _touches(events, {3, 4}, 0.6, 0.9)
+    assert len(got) == 1 and abs(got[0] - 0.747) < 0.015, got
+    assert not _touches(events, {2, 4}, 0.6, 0.9)
+    assert len(_touches(events, {2, 3}, 0.6, 0.7)) == 1
+
+
+def test_ball_seen_once_just_off_a_cushion_is_timed_into_the_next_from_its_way_out():
+    # pool-9ft seed 3 shot 121: ball 3 meets the right foot cushion at 0.859 s, is seen
+    # once a ms after the bounce was timed, then missed a frame; the line from the bounce
+    # to that sighting points anywhere, and ran into ball 4 at 0.883 s. It strikes 4 at
+    # 0.987 s
+    events = _recorded(POOL, "ball_seen_just_off_a_cushion_tracks.json")
+    got = _touches(events, {3, 4}, 0.8, 1.1)
+    assert len(got) == 1 and abs(got[0] - 0.987) < 0.015, got

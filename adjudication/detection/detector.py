@@ -145,6 +145,13 @@ _JAW_SCAN_MM = 20.0
 #: Objects resting closer than this (mm, between their edges) touch: a push passes from
 #: one to the other at once (a rack, a Novuss row).
 _TOUCH_GAP_MM = 3.0
+#: A line from where an object was bent to its one sighting since holds a direction only
+#: if that sighting came this many frames after (5 ms at 30 fps; 1 mm of noise over a ms
+#: or two points it anywhere).
+_ANCHOR_LEAD = 0.15
+#: An object leaving rest this fast (mm/s) or faster has its onset timed to a few ms: a
+#: push over a frame before it left was not what started it.
+_LATE_PUSH_MM_S = 300.0
 #: An object resting closer than this (mm, edge to nose line) lies against that cushion.
 _HUG_MM = 3.0
 #: ... and is pressed into it by a push whose line of centres leans into it by more than
@@ -1201,11 +1208,13 @@ class MotionEventDetector:
                 tau = np.concatenate([[self._t_start[s] - t_a], tau])
                 xy = np.concatenate([self._start_xy[s][None], xy])
                 self._from_start.add(s)
-            if (len(tau) == 1 and self._anchor_t[s] - t_a < float(tau[0]) - 1e-3
+            if (len(tau) == 1
+                    and self._anchor_t[s] - t_a < float(tau[0]) - _ANCHOR_LEAD * self._dt
                     and not self._steady_after(s, a, t_a)):
                 # an object bent by a contact (or a cushion) just before its one sighting
                 # since: the line from where it met it (another contact may follow within
-                # the frame)
+                # the frame). Met a ms or two before that sighting, the line's direction is
+                # the noise's: the frames after stand in.
                 tau = np.concatenate([[self._anchor_t[s] - t_a], tau])
                 xy = np.concatenate([self._anchor_xy[s][None], xy])
             if len(tau) >= 2:
@@ -2573,7 +2582,8 @@ class MotionEventDetector:
                                                           a, t_a, t_on)
                             faint.update(k for k, v in carried.items()
                                          if _PUSH_FAINT_MM_S <= v < _PUSH_MIN_MM_S)
-                        links = self._push_links(s, a, t_a, rest, xy, parents, pos, carried)
+                        links = self._push_links(s, a, t_a, rest, xy, parents, pos, carried,
+                                                 (first, set(starts)))
                         for x, y in links:
                             if self._report_push(x, y, t_on, a, t_a, xy[pos[x]]):
                                 self._pressed_cushion(y, xy[pos[y]] - xy[pos[x]], t_on, a)
@@ -2590,6 +2600,21 @@ class MotionEventDetector:
         for pair in faint:
             self._faint[pair] = t_a
 
+    def _left_after_push(self, s: int, t_on: float, a: int, t_a: float) -> bool:
+        """Whether slot ``s``, leaving at ``_LATE_PUSH_MM_S`` or more (fast enough for its
+        onset to be timed to a few ms), left rest over a frame after a push at ``t_on``
+        could have reached it: a push crosses a touching pack at once, and a gap of
+        ``_TOUCH_GAP_MM`` at about the speed it leaves with. Something else struck it
+        later (a ball off a cushion into the one the break's push passed by)."""
+        v = self._velocity_after(s, a - 1, t_a)
+        if v is None:
+            return False
+        speed = float(np.linalg.norm(v))
+        if speed < _LATE_PUSH_MM_S:
+            return False
+        slack = self._dt + (_TOUCH_GAP_MM + 3.0 * self._sigma_of(s, a)) / speed
+        return float(self._t_start[s]) - t_on > slack
+
     def _crept_off(self, waiting: list[int], explained: set[int], a: int, t_a: float
                    ) -> None:
         """Explain the starts in ``waiting`` that a pack's fit of the last ``_CREEP_LATE_S``
@@ -2604,6 +2629,8 @@ class MotionEventDetector:
                         s not in pack.creepers
                         and not (s in pack.members and self._creeps_off(s, a, t_a))):
                     continue
+                if self._left_after_push(s, t_on, a, t_a):
+                    continue  # (no creep: struck since, by something else)
                 pushes = pack.pushes
                 mine = [p for p in pushes if s in p and pushes[p] >= _PUSH_FAINT_MM_S]
                 if mine:  # (its strongest: a creeper's slow pushes on are less sure)
@@ -3182,15 +3209,16 @@ class MotionEventDetector:
 
     def _push_links(self, s: int, a: int, t_a: float, rest: np.ndarray, xy: np.ndarray,
                     parents: dict[int, list[int]], pos: dict[int, int],
-                    carried: dict[tuple[int, int], float] | None = None
-                    ) -> list[tuple[int, int]]:
+                    carried: dict[tuple[int, int], float] | None = None,
+                    root: tuple[int, set[int]] | None = None) -> list[tuple[int, int]]:
         """The contacts that started slot ``s`` inside a touching cluster: each touching
         pair the pack's fitted impulses (``carried``, ``_pack_impulses``) say carried
         the push into ``s``; where they name none, each neighbour the impulse could come
         from (``_impulse_spread``) that ``s`` leaves along their line of centres
         (``_PUSH_COS``; the nearest to it when it leaves none of them clearly). Then back
         through any such neighbour still at rest to the struck one (a Newton's cradle:
-        the objects in between hardly move)."""
+        the objects in between hardly move). ``root``: the struck object and those
+        starting now."""
         u = self._departure(s, a, t_a)
         out: list[tuple[int, int]] = []
         todo: list[tuple[int, np.ndarray | None]] = [(pos[s], u)]
@@ -3215,6 +3243,13 @@ class MotionEventDetector:
                         seen.add(k)
                         nxt.append((k, None))
             todo = nxt
+        if root is not None:
+            # (a push the fit passes back into the struck one, or on from it into one that
+            # stays at rest, stands only where that one passed a push on to another)
+            r, starting = root
+            on = {x for x, y in out if y != r}
+            out = [(x, y) for x, y in out if not any(
+                e == r and o not in starting and o not in on for e, o in ((y, x), (x, y)))]
         return out
 
     def _fitted_pushers(self, m: int, rest: np.ndarray, xy: np.ndarray,
