@@ -3625,3 +3625,15 @@ def test_ball_seen_once_just_off_a_cushion_is_timed_into_the_next_from_its_way_o
     events = _recorded(POOL, "ball_seen_just_off_a_cushion_tracks.json")
     got = _touches(events, {3, 4}, 0.8, 1.1)
     assert len(got) == 1 and abs(got[0] - 0.987) < 0.015, got
+
+
+def test_ball_pushed_into_a_cushion_and_back_meets_the_ball_that_pushed_it_again():
+    # pool-9ft seed 3 shot 76: the cue ball hits 3, whose push sends 4 into the head
+    # cushion at 0.649 s (its onset, run back, held to its last sighting at rest, 6 ms
+    # before the push); seen once on its way in, it comes back off the cushion and
+    # strikes 3 again at 0.708 s, a tenth of a second after the push
+    events = _recorded(POOL, "ball_pushed_off_a_cluster_off_the_cushion_back_into_it_tracks.json")
+    assert [c for c, _ in _cushions_of(events, 4, 0.62, 0.7)] == ["head"]
+    got = _touches(events, {3, 4}, 0.65, 0.8)
+    assert len(got) == 1 and abs(got[0] - 0.708) < 0.01, got
+    assert not _touches(events, {1, 4}, 0.65, 0.8)

@@ -1397,8 +1397,11 @@ class MotionEventDetector:
         span = float(tau[0]) - (self._t_start[s] - t_a)
         if span <= 1e-4 or not self._seen[s, a % self._hist]:
             return False
-        if abs(self._contact_t.get(s, -math.inf) - self._t_start[s]) > 2e-3:
-            return False  # (set going by no contact found: a hand, whose carry is no line)
+        lead = self._contact_t.get(s, -math.inf) - self._t_start[s]
+        if not -2e-3 <= lead <= 0.5 * self._dt:
+            # (set going by no contact found: a hand, whose carry is no line; a push found
+            # may come a few ms after the start its onset, run back, was held to)
+            return False
         # (the frames from a on test the line; a is the first after the sighting)
         p_a = xy[0] - (xy[0] - self._start_xy[s]) * float(tau[0]) / span
         k = int(np.argmin(self._nose_gaps(np.array([s]), p_a[None])[0]))
