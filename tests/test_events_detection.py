@@ -3637,3 +3637,16 @@ def test_ball_pushed_into_a_cushion_and_back_meets_the_ball_that_pushed_it_again
     got = _touches(events, {3, 4}, 0.65, 0.8)
     assert len(got) == 1 and abs(got[0] - 0.708) < 0.01, got
     assert not _touches(events, {1, 4}, 0.65, 0.8)
+
+
+def test_puck_grazing_a_pawn_that_moves_less_than_an_onset_met_it_first():
+    # novuss seed 1 shot 127: the puck grazes pawn 3 at 0.487 s and turns by 2 degrees;
+    # 3 moves to the cushion and back, to rest 3.4 mm from where it lay, no sighting an
+    # onset (4.5 sigma) off its rest, but their mean well clear of its noise. The puck then
+    # hits pawn 6 at 0.632 s, reported first with confidence 0.8 before
+    events = _recorded(NOVUSS, "puck_grazes_a_pawn_moving_it_under_an_onset_tracks.json")
+    got = _touches(events, {1, 3}, 0.4, 0.6)
+    assert len(got) == 1 and abs(got[0] - 0.487) < 0.015, got
+    contacts = of(events, EventKind.CONTACT)
+    assert {o.id for o in contacts[0].objects} == {1, 3}
+    assert len(_touches(events, {1, 6}, 0.6, 0.7)) == 1

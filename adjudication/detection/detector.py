@@ -145,6 +145,12 @@ _JAW_SCAN_MM = 20.0
 #: Objects resting closer than this (mm, between their edges) touch: a push passes from
 #: one to the other at once (a rack, a Novuss row).
 _TOUCH_GAP_MM = 3.0
+#: A resting object seen, averaged over the frames ahead, this far (mm) and this many
+#: sigmas of both averages' noise off its rest, and no further than an onset, was nudged
+#: there: by a mover whose way passed within touching of it (``_nudges``). Under an onset
+#: (4.5 sigma a sighting), a graze or a press into a cushion moves a pawn by 2 to 4 mm.
+_NUDGE_MIN_MM = 2.0
+_NUDGE_SIGMAS = 5.0
 #: A line from where an object was bent to its one sighting since holds a direction only
 #: if that sighting came this many frames after (5 ms at 30 fps; 1 mm of noise over a ms
 #: or two points it anywhere).
@@ -997,6 +1003,9 @@ class MotionEventDetector:
             onset[rest] = exceed[:, 0] & (later | (look == 0))
             soon[rest] = exceed.sum(axis=1) >= max(need, 1)
             self._first_off[rest] = np.where(exceed.any(axis=1), exceed.argmax(axis=1), look + 1)
+            if self._shot_on and self._straight:  # (of those near their rest all along)
+                near = ~exceed.any(axis=1)
+                self._nudges(rest[near], a, t_a, ahead, sig[near])
             keep = rest[~onset[rest] & self._seen[rest, col]]
             if len(keep):
                 w = 1.0 / np.minimum(self._rest_n[keep] + 1, 30)
@@ -4504,6 +4513,74 @@ class MotionEventDetector:
                     tau0 = float(tt[on[0]]) - along / speed
         v = hit[1] * speed
         return tau0, np.stack([self._start_xy[j] - v * tau0, v, np.zeros(2)])
+
+    def _nudges(self, rest: np.ndarray, a: int, t_a: float, ahead: list[int],
+                sig: np.ndarray) -> None:
+        """Resting discs ``rest`` (position sigmas ``sig``) a mover met without setting
+        them going (a graze, a pawn pressed into its cushion: a disc stops dead on the
+        powdered board, where a ball rolls off): over the frames ahead they lie, on
+        average, a few mm off their rest (``_NUDGE_MIN_MM``, and ``_NUDGE_SIGMAS`` of the
+        noise of both means), no contact of theirs found lately, and a mover's way
+        between two of its sightings about then came from clear of them to within
+        touching, closing on them, and went on. Reported: that contact, timed where the
+        way first touched, and the press into a cushion it lay against. The rest moves
+        to where it lies now."""
+        moving = (self._mode == _MOVING).nonzero()[0]
+        if not len(moving) or not len(rest):
+            return
+        seen = self._seen[rest][:, ahead]
+        n_after = seen.sum(axis=1)
+        xy = np.where(seen[..., None], np.nan_to_num(self._xy[rest][:, ahead]), 0.0)
+        mean = xy.sum(axis=1) / np.maximum(n_after, 1)[:, None]
+        shift = np.linalg.norm(mean - self._rest_xy[rest], axis=1)
+        n_before = np.minimum(self._rest_n[rest], 30)
+        noise = _NUDGE_SIGMAS * sig * np.sqrt(1.0 / np.maximum(n_after, 1)
+                                              + 1.0 / np.maximum(n_before, 1))
+        cand = (n_after >= 3) & (n_before >= 5) & (shift > np.maximum(_NUDGE_MIN_MM, noise))
+        for r in cand.nonzero()[0].tolist():
+            s = int(rest[r])
+            if t_a - max(self._struck_t.get(s, -math.inf), self._contact_t.get(
+                    s, -math.inf)) < _CREEP_LATE_S:
+                continue  # (a contact found already moved it)
+            c = self._rest_xy[s]
+            best: tuple[float, float, int, np.ndarray] | None = None
+            for m in moving.tolist():
+                tt, xa = self._samples(m, a - len(ahead) - 1, a + len(ahead) - 1, t_a)
+                r_sum = float(self._radius[m] + self._radius[s])
+                gate = r_sum + 3.0 * max(self._sigma_of(m, a), float(sig[r]))
+                for k in range(len(tt) - 1):
+                    p, d = xa[k], xa[k + 1] - xa[k]
+                    dd = max(float(d @ d), 1e-9)
+                    w = min(max(float((c - p) @ d) / dd, 0.0), 1.0)
+                    dist = float(np.linalg.norm(p + w * d - c))
+                    if (dist >= gate or not 0.0 < w < 1.0
+                            or float(np.linalg.norm(p - c)) < gate
+                            or (best is not None and dist - r_sum >= best[0])):
+                        continue  # (a way that came into touching from clear of it, and on)
+                    # (where the way first comes within touching, or nearest; closing on
+                    # it, as it came within the gate, fast enough to have moved it)
+                    b = float((p - c) @ d) / dd
+                    q = float((p - c) @ (p - c))
+                    disc = b * b - (q - r_sum**2) / dd
+                    u = w if disc < 0.0 else min(max(-b - math.sqrt(disc), 0.0), w)
+                    at = p + u * d
+                    came = p + (-b - math.sqrt(max(b * b - (q - gate**2) / dd, 0.0))) * d
+                    into = (c - came) / max(float(np.linalg.norm(c - came)), 1e-9)
+                    if float(d @ into) / float(tt[k + 1] - tt[k]) < _TOUCH_MIN_APPROACH_MM_S:
+                        continue
+                    best = (dist - r_sum, float(tt[k] + u * (tt[k + 1] - tt[k])), m, at)
+            if best is None:
+                continue
+            _, tau, m, at = best
+            if abs(t_a + tau - self._pair_reported.get((min(s, m), max(s, m)), -math.inf)
+                   ) < _REPEAT_S or not self._claim_pair(s, m, t_a):
+                continue  # (that contact is reported already)
+            self._event(EventKind.CONTACT, t_a + tau, a, (self._ref(m), self._ref(s)), at,
+                        0.6 * self._quality([m, s], a), 0.01)
+            self._struck_t[s] = t_a + tau
+            self._pressed_cushion(s, c - at, t_a + tau, a)
+            self._rest_xy[s] = mean[r]
+            self._rest_n[s] = int(n_after[r])
 
     def _pressed_cushion(self, s: int, push_xy: np.ndarray, t_s: float, a: int) -> None:
         """A resting object against a cushion, pushed into it (``push_xy`` the line of
