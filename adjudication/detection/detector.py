@@ -976,6 +976,7 @@ class MotionEventDetector:
         rest = (self._mode == _REST).nonzero()[0]
         onset = np.zeros(n_slots, dtype=bool)
         soon = np.zeros(n_slots, dtype=bool)  # leaves rest within the look-ahead
+        nudge_test: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         # (the frame ahead, 0 .. look, a resting one is first seen off its rest in)
         self._first_off = np.full(n_slots, look + 1)
         if len(rest):
@@ -1005,7 +1006,7 @@ class MotionEventDetector:
             self._first_off[rest] = np.where(exceed.any(axis=1), exceed.argmax(axis=1), look + 1)
             if self._shot_on and self._straight:  # (of those near their rest all along)
                 near = ~exceed.any(axis=1)
-                self._nudges(rest[near], a, t_a, ahead, sig[near])
+                nudge_test = (rest[near], sig[near], self._rest_xy[rest[near]].copy())
             keep = rest[~onset[rest] & self._seen[rest, col]]
             if len(keep):
                 w = 1.0 / np.minimum(self._rest_n[keep] + 1, 30)
@@ -1098,6 +1099,8 @@ class MotionEventDetector:
 
         if self._shot_on:
             self._hit_after_hit(reported, onset, a, t_a)
+        if nudge_test is not None:  # (what the contacts found so far leave unexplained)
+            self._nudges(a, t_a, ahead, *nudge_test)
 
         # 6. line crossings between the last two observations of moving tracks
         if self._lines:
@@ -4514,9 +4517,10 @@ class MotionEventDetector:
         v = hit[1] * speed
         return tau0, np.stack([self._start_xy[j] - v * tau0, v, np.zeros(2)])
 
-    def _nudges(self, rest: np.ndarray, a: int, t_a: float, ahead: list[int],
-                sig: np.ndarray) -> None:
-        """Resting discs ``rest`` (position sigmas ``sig``) a mover met without setting
+    def _nudges(self, a: int, t_a: float, ahead: list[int], rest: np.ndarray,
+                sig: np.ndarray, rest_xy: np.ndarray) -> None:
+        """Resting discs ``rest`` (position sigmas ``sig``, resting at ``rest_xy`` as
+        frame ``a`` came) a mover met without setting
         them going (a graze, a pawn pressed into its cushion: a disc stops dead on the
         powdered board, where a ball rolls off): over the frames ahead they lie, on
         average, a few mm off their rest (``_NUDGE_MIN_MM``, and ``_NUDGE_SIGMAS`` of the
@@ -4532,7 +4536,7 @@ class MotionEventDetector:
         n_after = seen.sum(axis=1)
         xy = np.where(seen[..., None], np.nan_to_num(self._xy[rest][:, ahead]), 0.0)
         mean = xy.sum(axis=1) / np.maximum(n_after, 1)[:, None]
-        shift = np.linalg.norm(mean - self._rest_xy[rest], axis=1)
+        shift = np.linalg.norm(mean - rest_xy, axis=1)
         n_before = np.minimum(self._rest_n[rest], 30)
         noise = _NUDGE_SIGMAS * sig * np.sqrt(1.0 / np.maximum(n_after, 1)
                                               + 1.0 / np.maximum(n_before, 1))
@@ -4542,7 +4546,7 @@ class MotionEventDetector:
             if t_a - max(self._struck_t.get(s, -math.inf), self._contact_t.get(
                     s, -math.inf)) < _CREEP_LATE_S:
                 continue  # (a contact found already moved it)
-            c = self._rest_xy[s]
+            c = rest_xy[r]
             best: tuple[float, float, int, np.ndarray] | None = None
             for m in moving.tolist():
                 tt, xa = self._samples(m, a - len(ahead) - 1, a + len(ahead) - 1, t_a)
@@ -4553,10 +4557,14 @@ class MotionEventDetector:
                     dd = max(float(d @ d), 1e-9)
                     w = min(max(float((c - p) @ d) / dd, 0.0), 1.0)
                     dist = float(np.linalg.norm(p + w * d - c))
-                    if (dist >= gate or not 0.0 < w < 1.0
+                    # (a way that came into touching from clear of it, and went on: past
+                    # it, or off it from the sighting it ended at)
+                    on = w < 1.0 or (k + 2 < len(tt) and float(np.linalg.norm(
+                        xa[k + 2] - c)) > dist + gate - r_sum)
+                    if (dist >= gate or w <= 0.0 or not on
                             or float(np.linalg.norm(p - c)) < gate
                             or (best is not None and dist - r_sum >= best[0])):
-                        continue  # (a way that came into touching from clear of it, and on)
+                        continue
                     # (where the way first comes within touching, or nearest; closing on
                     # it, as it came within the gate, fast enough to have moved it)
                     b = float((p - c) @ d) / dd
@@ -4569,8 +4577,8 @@ class MotionEventDetector:
                     if float(d @ into) / float(tt[k + 1] - tt[k]) < _TOUCH_MIN_APPROACH_MM_S:
                         continue
                     best = (dist - r_sum, float(tt[k] + u * (tt[k + 1] - tt[k])), m, at)
-            if best is None:
-                continue
+            if best is None or best[1] > 0.0:
+                continue  # (one it meets after frame a waits for that frame's causes)
             _, tau, m, at = best
             if abs(t_a + tau - self._pair_reported.get((min(s, m), max(s, m)), -math.inf)
                    ) < _REPEAT_S or not self._claim_pair(s, m, t_a):
