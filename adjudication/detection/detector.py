@@ -4519,16 +4519,15 @@ class MotionEventDetector:
 
     def _nudges(self, a: int, t_a: float, ahead: list[int], rest: np.ndarray,
                 sig: np.ndarray, rest_xy: np.ndarray) -> None:
-        """Resting discs ``rest`` (position sigmas ``sig``, resting at ``rest_xy`` as
-        frame ``a`` came) a mover met without setting
-        them going (a graze, a pawn pressed into its cushion: a disc stops dead on the
-        powdered board, where a ball rolls off): over the frames ahead they lie, on
-        average, a few mm off their rest (``_NUDGE_MIN_MM``, and ``_NUDGE_SIGMAS`` of the
-        noise of both means), no contact of theirs found lately, and a mover's way
-        between two of its sightings about then came from clear of them to within
-        touching, closing on them, and went on. Reported: that contact, timed where the
-        way first touched, and the press into a cushion it lay against. The rest moves
-        to where it lies now."""
+        """Resting discs ``rest`` (position sigmas ``sig``, at ``rest_xy`` as frame ``a``
+        came) a mover met without setting them going (a graze, a pawn pressed into its
+        cushion: a disc stops dead on the powdered board, where a ball rolls off): over
+        the frames ahead they lie, on average, a few mm off their rest (``_NUDGE_MIN_MM``,
+        and ``_NUDGE_SIGMAS`` of the noise of both means), no contact of theirs found
+        lately, and a mover's way between two of its sightings about then came from clear
+        of them to within touching, closing on them, and went on. Reported: that contact,
+        timed where the way first touched, and the press into a cushion it lay against.
+        The rest moves to where it lies now."""
         moving = (self._mode == _MOVING).nonzero()[0]
         if not len(moving) or not len(rest):
             return
