@@ -880,10 +880,9 @@ class MotionEventDetector:
             mover, other = self._slot_of[refs[0].id], self._slot_of[refs[1].id]
             if self._contact_t[mover] == float(t_s):
                 self._struck_from[mover] = (float(t_s), np.array(ev.xy_mm), other)
-            pair = (min(mover, other), max(mover, other))
-            if abs(t_s - self._pair_reported.get(pair, -math.inf)) < _REPEAT_S:
+            if self._reported_near(mover, other, t_s):
                 return  # (the same contact found twice: a second way, or a frame on)
-            self._pair_reported[pair] = float(t_s)
+            self._pair_reported[(min(mover, other), max(mover, other))] = float(t_s)
         self._pending.append((ev, sigma_t))
 
     def _release(self, t_now: float) -> list[Event]:
@@ -2779,6 +2778,12 @@ class MotionEventDetector:
             last = max(last, self._faint.get(key, -math.inf))
         return t_a - last < 3.5 * self._dt
 
+    def _reported_near(self, i: int, j: int, t_s: float) -> bool:
+        """Whether a contact of slots ``i`` and ``j`` was reported within ``_REPEAT_S``
+        of ``t_s``: the same contact, found twice."""
+        last = self._pair_reported.get((min(i, j), max(i, j)), -math.inf)
+        return abs(t_s - last) < _REPEAT_S
+
     def _claim_pair(self, i: int, j: int, t_a: float) -> bool:
         """Whether a contact of slots ``i`` and ``j`` may be reported at frame time
         ``t_a`` (not ``_paired_lately``); if so, it is recorded as reported then."""
@@ -3262,9 +3267,10 @@ class MotionEventDetector:
             # (a push the fit passes back into the struck one, or on from it into one that
             # stays at rest, stands only where that one passed a push on to another)
             r, starting = root
-            on = {x for x, y in out if y != r}
-            out = [(x, y) for x, y in out if not any(
-                e == r and o not in starting and o not in on for e, o in ((y, x), (x, y)))]
+            passed_on = {x for x, y in out if y != r}
+            stands = starting | passed_on
+            out = [(x, y) for x, y in out
+                   if not (y == r and x not in stands) and not (x == r and y not in stands)]
         return out
 
     def _fitted_pushers(self, m: int, rest: np.ndarray, xy: np.ndarray,
@@ -4579,8 +4585,7 @@ class MotionEventDetector:
             if best is None or best[1] > 0.0:
                 continue  # (one it meets after frame a waits for that frame's causes)
             _, tau, m, at = best
-            if abs(t_a + tau - self._pair_reported.get((min(s, m), max(s, m)), -math.inf)
-                   ) < _REPEAT_S or not self._claim_pair(s, m, t_a):
+            if self._reported_near(s, m, t_a + tau) or not self._claim_pair(s, m, t_a):
                 continue  # (that contact is reported already)
             self._event(EventKind.CONTACT, t_a + tau, a, (self._ref(m), self._ref(s)), at,
                         0.6 * self._quality([m, s], a), 0.01)
