@@ -3661,3 +3661,16 @@ def test_puck_unseen_into_a_pressed_row_pawn_it_moved_under_an_onset_met_it():
     got = _touches(events, {1, 8}, 0.7, 1.0)
     assert len(got) == 1 and abs(got[0] - 0.867) < 0.015, got
     assert [c for c, _ in _cushions_of(events, 8, 0.8, 0.95)] == ["b"]
+
+
+def test_puck_grazing_a_held_pawn_nearest_past_its_centre_met_it_not_the_next():
+    # novuss seed 3 shot 164: the puck grazes pawn 16, held by cushion a, at 0.723 s,
+    # turning from -89 to +153 mm/s across the row; 16 hardly moves. Its path in, a near
+    # miss by a mm, is nearest 16 past its centre, where it points along the row: pawn
+    # 17, which the puck passed 40 mm off, was reported met first with confidence 1.0
+    events = _recorded(NOVUSS, "puck_grazing_a_held_pawn_past_its_centre_tracks.json")
+    got = _touches(events, {1, 16}, 0.6, 0.8)
+    assert len(got) == 1 and abs(got[0] - 0.723) < 0.015, got
+    contacts = of(events, EventKind.CONTACT)
+    assert {o.id for o in contacts[0].objects} == {1, 16}
+    assert not _touches(events, {1, 17}, 0.6, 1.1)

@@ -1722,7 +1722,8 @@ class MotionEventDetector:
                 if (i in self._touch_only and j in moving_before and not (soon[j] or bend[j])
                         and self._unkicked((i,), a, t_a, tc)):
                     continue  # (only the touch test bent it, and both went on unchanged)
-                if bounce_only and not self._bounced_off(i, a, ci, cj, tc, t_a):
+                if bounce_only and not self._bounced_off(i, a, ci, cj, r, tc, t_a, tau0,
+                                                         tau1 + reach):
                     continue
                 if bounce_only and conf < 1.0 and self._meets_cushion(i, ci, tau0,
                                                                       tau1 + reach):
@@ -2491,19 +2492,33 @@ class MotionEventDetector:
         """Whether resting slot ``s`` lies against a cushion (within ``_HUG_MM``)."""
         return bool(self._holding(np.array([s])).any())
 
-    def _bounced_off(self, i: int, a: int, ci: np.ndarray, cj: np.ndarray, tc: float,
-                     t_a: float) -> bool:
+    def _bounced_off(self, i: int, a: int, ci: np.ndarray, cj: np.ndarray, r_mm: float,
+                     tc: float, t_a: float, lo: float, hi: float) -> bool:
         """Whether mover ``i``'s motion after frame ``a`` lost most of its speed towards the
-        object whose path ``cj`` its own ``ci`` touched at ``tc``."""
+        object whose path ``cj`` its own ``ci`` touched at ``tc`` (or, where that is a near
+        miss, where it turned, within ``[lo, hi]``)."""
         tt, xa = self._samples(i, a, a + self.settings.lag_frames, t_a)
         if len(tt) < 2:
             return False
         after, _ = fit_path(tt, xa, 1 if len(tt) < 4 else 2)
-        dvec = eval_path(cj, tc) - eval_path(ci, tc)
-        nrm = dvec / max(float(np.linalg.norm(dvec)), 1e-9)
-        v_in = float(eval_velocity(ci, tc) @ nrm)
-        v_out = float(eval_velocity(after, tc) @ nrm)
-        return v_in > 100.0 and v_out < 0.5 * v_in
+
+        def lost_speed(tb: float, p: np.ndarray) -> bool:
+            dvec = eval_path(cj, tb) - p
+            nrm = dvec / max(float(np.linalg.norm(dvec)), 1e-9)
+            v_in = float(eval_velocity(ci, tb) @ nrm)
+            v_out = float(eval_velocity(after, tb) @ nrm)
+            return v_in > 100.0 and v_out < 0.5 * v_in
+
+        if lost_speed(tc, eval_path(ci, tc)):
+            return True
+        if tc < hi - 1e-9:
+            return False
+        # (a near miss of a graze along a row, nearest as the window ends: its path in,
+        # still closing there past the touch, points along the row; the touch lies where
+        # that path comes within the near miss's gap and its noise)
+        gap = float(closest_approach(ci, cj, lo, hi)[1]) - r_mm
+        tb = first_touch(ci, cj, r_mm + max(gap, 0.0) + self._sigma_of(i, a), lo, tc)
+        return tb is not None and tb < tc and lost_speed(tb, eval_path(ci, tb))
 
     def _cluster_pushes(self, a: int, starts: list[int], explained: set[int],
                         t_a: float) -> None:
