@@ -3656,11 +3656,15 @@ def test_puck_unseen_into_a_pressed_row_pawn_it_moved_under_an_onset_met_it():
     # novuss seed 1 shot 66: the puck, unseen for four frames, hits pawn 8 of the row
     # along cushion b at 0.867 s and comes back; 8, pressed into the cushion, moves 4.7
     # mm, under an onset, and passes the hit to 9. (9, seen leaving, is still taken for
-    # struck by the puck 0.1 s early: the puck's way across the gap passes it too)
+    # struck by the puck, but no sooner than the puck came off the row: its way out, run
+    # back past the bounce, ran through 9 a tenth of a second early, named first)
     events = _recorded(NOVUSS, "puck_unseen_into_a_row_pawn_pressed_into_its_cushion_tracks.json")
     got = _touches(events, {1, 8}, 0.7, 1.0)
     assert len(got) == 1 and abs(got[0] - 0.867) < 0.015, got
     assert [c for c, _ in _cushions_of(events, 8, 0.8, 0.95)] == ["b"]
+    contacts = of(events, EventKind.CONTACT)
+    assert {o.id for o in contacts[0].objects} == {1, 8}
+    assert not _touches(events, {1, 9}, 0.4, 0.85)
 
 
 def test_puck_grazing_a_held_pawn_nearest_past_its_centre_met_it_not_the_next():

@@ -3923,14 +3923,15 @@ class MotionEventDetector:
     def _since_start(self, j: int, lo: float, t_a: float) -> float:
         """``lo`` (relative to ``t_a``), or when slot ``j`` left rest if later: it was at
         rest until then, and its path fitted after does not run on backwards; nor back
-        past a contact it met before the second frame that path is fitted to (its first
-        may still be on the way in: a cue ball coming back off the rack does not run back
-        into the rack's side)."""
+        past a contact or cushion it met before the second frame that path is fitted to
+        (its first may still be on the way in: a cue ball coming back off the rack does not
+        run back into the rack's side, nor a puck off a row into the row)."""
         t0 = float(self._t_start[j])
         if math.isfinite(t0):
             lo = max(lo, t0 - t_a)
         seg1 = int(self._seg0[j]) + 1
-        t_hit = self._contact_t.get(j, -math.inf)
+        t_hit = max([self._contact_t.get(j, -math.inf),
+                     *(t for (m, _), t in self._last_cush_t.items() if m == j)])
         if max(0, self._n - self._hist) <= seg1 < self._n and t_hit < self._T(seg1):
             lo = max(lo, t_hit - t_a)
         return lo
