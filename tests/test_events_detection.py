@@ -3678,3 +3678,18 @@ def test_puck_grazing_a_held_pawn_nearest_past_its_centre_met_it_not_the_next():
     contacts = of(events, EventKind.CONTACT)
     assert {o.id for o in contacts[0].objects} == {1, 16}
     assert not _touches(events, {1, 17}, 0.6, 1.1)
+
+
+def test_puck_turned_clearly_at_a_held_pawn_that_passed_the_hit_on_met_that_pawn():
+    # novuss seed 4 shot 148: the puck, at 3.5 m/s along the row by cushion a, grazes
+    # pawn 16 at 0.491 s and turns by 16 degrees; 16, held by the cushion, hardly moves
+    # and pushes 17 off along the row. The graze is too thin to push 16 along the row by
+    # the line of centres, but where the puck's ways in and out cross touches 16 and no
+    # other pawn: 17, which the puck passed 6 mm clear of touching, was named first
+    events = _recorded(NOVUSS, "puck_grazing_a_held_pawn_passing_the_hit_on_tracks.json")
+    got = _touches(events, {1, 16}, 0.4, 0.6)
+    assert len(got) == 1 and abs(got[0] - 0.491) < 0.015, got
+    contacts = of(events, EventKind.CONTACT)
+    assert {o.id for o in contacts[0].objects} == {1, 16}
+    assert len(_touches(events, {16, 17}, 0.4, 0.6)) == 1
+    assert not _touches(events, {1, 17}, 0.4, 0.9)

@@ -1734,7 +1734,8 @@ class MotionEventDetector:
                 if cradle and not self._passes_on(
                         j, onset | soon, eval_path(ci, tc),
                         r - closest_approach(ci, cj, tau0, tau1 + reach)[1]
-                        > 3.0 * self._sigma_of(i, a) + _TOUCH_GAP_MM):
+                        > 3.0 * self._sigma_of(i, a) + _TOUCH_GAP_MM
+                        or self._turned_at(i, j, a, t_a, ci, r, tau0, tau1 + reach)):
                     continue
                 # (a slowing path run past its stop turns back: no motion; unless it lay
                 # still all the while, and a mover ran clearly into it)
@@ -2481,6 +2482,38 @@ class MotionEventDetector:
                                            * float(np.linalg.norm(into)), 1e-9)
             ok &= cos > _PUSH_COS
         return bool(np.any(ok))
+
+    def _turned_at(self, i: int, j: int, a: int, t_a: float, ci: np.ndarray, r_mm: float,
+                   lo: float, hi: float) -> bool:
+        """Whether striker ``i`` turned, within ``[lo, hi]``, where it touched resting slot
+        ``j`` (sum of radii ``r_mm``), clearly nearer that than any other resting object's
+        touching circle: it met ``j`` for sure, however thinly. The turn: where its path in
+        ``ci`` and the line through its next three sightings off that path cross (a fourth
+        may be past its next bounce)."""
+        tt, xa = self._samples(i, a, a + self.settings.lag_frames, t_a)
+        sigma = self._sigma_of(i, a)
+        off = np.linalg.norm(xa - eval_path(ci, tt), axis=1) > 3.0 * sigma
+        k = int(np.argmax(off)) if np.any(off) else len(tt)
+        if len(tt) - k < 2:
+            return False
+        out, rms = fit_path(tt[k:k + 3], xa[k:k + 3], 1)
+        if rms > 3.0 * sigma:
+            return False  # (the first of those is still on the way in)
+        cross = _way_meets_line(eval_path(ci, lo), eval_path(ci, hi), out[0], out[1])
+        if cross is None or not lo <= cross[1] <= min(hi, float(tt[k])):
+            return False
+        b = out[0] + out[1] * cross[1]
+        rest = (self._mode == _REST).nonzero()[0]
+        rest = rest[rest != i]
+        gaps = np.abs(np.linalg.norm(self._rest_xy[rest] - b, axis=1)
+                      - self._radius[rest] - self._radius[i])
+        gap_j = float(gaps[rest == j][0]) if np.any(rest == j) else math.inf
+        others = gaps[rest != j]
+        # (nor where it could have touched another there too: a row's junction)
+        near = _TURN_GAP_MM + sigma
+        return gap_j <= near and not (len(others) and (
+            float(others.min()) <= near
+            or float(others.min()) - gap_j < _TURN_CLEAR * sigma / max(cross[2], 1e-3)))
 
     def _holding(self, slots: np.ndarray) -> np.ndarray:
         """``(S, C)``: which cushions each slot of ``slots`` lies against where it rests
