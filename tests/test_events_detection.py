@@ -3693,3 +3693,16 @@ def test_puck_turned_clearly_at_a_held_pawn_that_passed_the_hit_on_met_that_pawn
     assert {o.id for o in contacts[0].objects} == {1, 16}
     assert len(_touches(events, {16, 17}, 0.4, 0.6)) == 1
     assert not _touches(events, {1, 17}, 0.4, 0.9)
+
+
+def test_cue_ball_curving_past_a_creeping_ball_that_goes_on_unchanged_did_not_meet_it():
+    # pool seed 4 shot 241: the cue ball, curving on its spin at 300 mm/s, passes 3 mm
+    # clear of ball 4 at 0.69 s; 4, creeping at 50 mm/s since the cue ball's first hit,
+    # goes on unchanged. The cue ball's fitted path met 4's, and its own lines either
+    # side of that touch are a curve and the next contact's bend (3, at 0.751 s): 1 on 4
+    # and 4 on 3 were reported. 4 going on unchanged says no impulse passed
+    events = _recorded(POOL, "cue_ball_curving_past_a_creeping_ball_tracks.json")
+    assert not _touches(events, {1, 4}, 0.6, 1.0)
+    assert not _touches(events, {3, 4}, 0.6, 1.0)
+    got = _touches(events, {1, 3}, 0.6, 1.0)
+    assert len(got) == 1 and abs(got[0] - 0.751) < 0.025, got

@@ -2150,7 +2150,14 @@ class MotionEventDetector:
         last in a contact reported) and after it, each steady (within 3 sigma; a curve's
         spin bend or another contact is no line). A contact that changed neither was
         slower than the camera is held to: a bend fitted to the noise that met a
-        neighbour rolling by is none."""
+        neighbour rolling by is none. Of two alike (two balls, two pawns), one seen going
+        on unchanged is enough, where the other's steady lines show no clear kick: it took
+        the same impulse (its lines may bend by a few mm/s with a spin's curve, or another
+        contact just after)."""
+        alike = len(movers) == 2 and self._radius[movers[0]] == self._radius[movers[1]]
+        unchanged = 0
+        kick = 0.0  # (the largest change seen)
+        measured = 0  # (movers with steady lines either side)
         for k in movers:
             tt, xa = self._samples(k, a - _APART_FRAMES, a + self.settings.lag_frames, t_a)
             since = self._way_since(k)
@@ -2161,11 +2168,16 @@ class MotionEventDetector:
                 near = near[side[near]]
                 line = self._steady_line(k, a, tt[near], xa[near])
                 if line is None:
-                    return False
+                    break
                 v.append(line[1])
-            if float(np.linalg.norm(v[1] - v[0])) >= _TOUCH_MIN_APPROACH_MM_S:
-                return False
-        return True
+            else:
+                dv = float(np.linalg.norm(v[1] - v[0]))
+                unchanged += dv < _TOUCH_MIN_APPROACH_MM_S
+                kick = max(kick, dv)
+                measured += 1
+        return unchanged == len(movers) or (
+            alike and unchanged > 0 and measured == len(movers)
+            and kick < 2.0 * _TOUCH_MIN_APPROACH_MM_S)
 
     def _velocity_after(self, s: int, a: int, t_a: float) -> np.ndarray | None:
         """Slot ``s``'s velocity from a line through its sightings after frame ``a``
