@@ -3975,10 +3975,9 @@ class MotionEventDetector:
         if math.isfinite(t0):
             lo = max(lo, t0 - t_a)
         seg1 = int(self._seg0[j]) + 1
-        t_hit = max([self._contact_t.get(j, -math.inf),
-                     *(t for (m, _), t in self._last_cush_t.items() if m == j)])
-        if max(0, self._n - self._hist) <= seg1 < self._n and t_hit < self._T(seg1):
-            lo = max(lo, t_hit - t_a)
+        began = self._run_began(j)
+        if max(0, self._n - self._hist) <= seg1 < self._n and began < self._T(seg1):
+            lo = max(lo, began - t_a)
         return lo
 
     def _struck_through_row(self, waiting: list[int], a: int, t_a: float,
