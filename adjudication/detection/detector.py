@@ -1731,6 +1731,8 @@ class MotionEventDetector:
                 if any(t_a + tc < self._t_start[k] - self._start_doubt(k, a, paths[k], tc)
                        for k in (i, j) if k in moving_before):
                     continue  # on a mover's path run back to before it left rest
+                if any(self._stale_path(k, a) for k in (i, j) if k in moving_before):
+                    continue
                 if cradle and not self._passes_on(
                         j, onset | soon, eval_path(ci, tc),
                         r - closest_approach(ci, cj, tau0, tau1 + reach)[1]
@@ -2494,6 +2496,18 @@ class MotionEventDetector:
                                            * float(np.linalg.norm(into)), 1e-9)
             ok &= cos > _PUSH_COS
         return bool(np.any(ok))
+
+    def _stale_path(self, k: int, a: int) -> bool:
+        """Whether mover ``k``'s path is its way into its last contact reported, run on: it
+        has been lost from view since just after that contact (frame ``a`` and the one
+        before unseen), so no bend restarted its fit, and its way after is unknown (a cue
+        ball that met a ball and was lost at once)."""
+        t_hit = self._contact_t.get(k, -math.inf)
+        lo = max(0, self._n - self._hist)
+        return (math.isfinite(t_hit) and self._T(max(int(self._seg0[k]), lo)) < t_hit
+                and not self._seen[k, a % self._hist]
+                and not self._seen[k, (a - 1) % self._hist]
+                and self._T(self._last_seen_frame(k, a, lo)) < t_hit + self._dt)
 
     def _turned_at(self, i: int, j: int, a: int, t_a: float, ci: np.ndarray, r_mm: float,
                    lo: float, hi: float) -> bool:
