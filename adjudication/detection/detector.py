@@ -2108,9 +2108,11 @@ class MotionEventDetector:
         """Whether objects ``i`` and ``j``, moving steadily over the ``_APART_FRAMES`` frames
         up to their touch at ``tc`` (since each left rest or was last in a contact
         reported; lines through their sightings), each relative to the other creeping
-        (under ``_CREEP_ONSET_MM_S``), did not close on each other at
-        ``_TOUCH_MIN_APPROACH_MM_S`` or more then: paths fitted to the noise that meet are
-        no contact between two rack balls creeping or rolling apart after the break."""
+        (under ``_CREEP_ONSET_MM_S``; any speed for two that met within
+        ``_CREEP_LATE_S``), did not close on each other at ``_TOUCH_MIN_APPROACH_MM_S`` or
+        more then: paths fitted to the noise that meet are no contact between two rack
+        balls creeping or rolling apart after the break, or two balls rolling slowly apart
+        off their contact."""
         lines = []
         for k in (i, j):
             tt, xa = self._samples(k, a - _APART_FRAMES, a, t_a)
@@ -2124,7 +2126,10 @@ class MotionEventDetector:
             lines.append(line)
         d = lines[0][0] - lines[1][0]
         v = lines[0][1] - lines[1][1]
-        if float(np.linalg.norm(v)) >= _CREEP_ONSET_MM_S:
+        # (or any two that met lately, each going its way off that contact since)
+        met = self._pair_reported.get((min(i, j), max(i, j)), -math.inf)
+        if (float(np.linalg.norm(v)) >= _CREEP_ONSET_MM_S
+                and not t_a + tc - met < _CREEP_LATE_S):
             return False
         return -float(d @ v) / max(float(np.linalg.norm(d)), 1e-9) < _TOUCH_MIN_APPROACH_MM_S
 
