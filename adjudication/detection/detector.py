@@ -2127,9 +2127,8 @@ class MotionEventDetector:
         d = lines[0][0] - lines[1][0]
         v = lines[0][1] - lines[1][1]
         # (or any two that met lately, each going its way off that contact since)
-        met = self._pair_reported.get((min(i, j), max(i, j)), -math.inf)
         if (float(np.linalg.norm(v)) >= _CREEP_ONSET_MM_S
-                and not t_a + tc - met < _CREEP_LATE_S):
+                and not self._reported_near(i, j, t_a + tc, _CREEP_LATE_S)):
             return False
         return -float(d @ v) / max(float(np.linalg.norm(d)), 1e-9) < _TOUCH_MIN_APPROACH_MM_S
 
@@ -2857,11 +2856,12 @@ class MotionEventDetector:
             last = max(last, self._faint.get(key, -math.inf))
         return t_a - last < 3.5 * self._dt
 
-    def _reported_near(self, i: int, j: int, t_s: float) -> bool:
-        """Whether a contact of slots ``i`` and ``j`` was reported within ``_REPEAT_S``
-        of ``t_s``: the same contact, found twice."""
+    def _reported_near(self, i: int, j: int, t_s: float, within_s: float = _REPEAT_S
+                       ) -> bool:
+        """Whether a contact of slots ``i`` and ``j`` was reported within ``within_s`` of
+        ``t_s`` (by default ``_REPEAT_S``: the same contact, found twice)."""
         last = self._pair_reported.get((min(i, j), max(i, j)), -math.inf)
-        return abs(t_s - last) < _REPEAT_S
+        return abs(t_s - last) < within_s
 
     def _claim_pair(self, i: int, j: int, t_a: float) -> bool:
         """Whether a contact of slots ``i`` and ``j`` may be reported at frame time
