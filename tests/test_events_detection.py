@@ -3566,6 +3566,13 @@ def _touches(events, pair, lo, hi):
             if {o.id for o in e.objects} == pair and lo < e.t_s < hi]
 
 
+def _one_touch(events, pair, lo, hi, at_s, tol_s):
+    """Assert that ``pair`` met exactly once between ``lo`` and ``hi``, within ``tol_s``
+    of ``at_s``."""
+    got = _touches(events, pair, lo, hi)
+    assert len(got) == 1 and abs(got[0] - at_s) < tol_s, got
+
+
 def _cushions_of(events, obj_id, lo, hi):
     return [(e.cushion, e.t_s) for e in of(events, EventKind.CUSHION)
             if e.objects[0].id == obj_id and lo < e.t_s < hi]
@@ -3578,8 +3585,7 @@ def test_puck_off_a_row_pawn_that_meets_the_pressed_one_beside_it_meets_both():
     # turned along 11's line of centres as well as 10's
     events = _recorded(NOVUSS, "puck_off_a_row_meets_the_pressed_pawn_beside_tracks.json")
     assert len(_touches(events, {1, 10}, 0.49, 0.55)) == 1
-    got = _touches(events, {1, 11}, 0.49, 0.55)
-    assert len(got) == 1 and abs(got[0] - 0.531) < 0.005, got
+    _one_touch(events, {1, 11}, 0.49, 0.55, 0.531, 0.005)
     assert [c for c, t in _cushions_of(events, 11, 0.49, 0.55)] == ["a"]
 
 
@@ -3600,8 +3606,7 @@ def test_cue_ball_off_one_ball_of_a_cluster_into_the_next_meets_both():
     # circle after 3's, and it turned along 4's line of centres too
     events = _recorded(POOL, "cue_ball_off_one_into_the_next_of_a_cluster_tracks.json")
     assert len(_touches(events, {1, 3}, 0.55, 0.65)) == 1
-    got = _touches(events, {1, 4}, 0.55, 0.65)
-    assert len(got) == 1 and abs(got[0] - 0.606) < 0.015, got
+    _one_touch(events, {1, 4}, 0.55, 0.65, 0.606, 0.015)
     assert not _touches(events, {3, 4}, 0.55, 0.65)
 
 
@@ -3611,8 +3616,7 @@ def test_ball_off_a_cushion_into_a_cluster_ball_left_at_rest_struck_it():
     # at 0.747 s. 4 leaves at 1.5 m/s a hundred ms after 2 did: no push of 2 started it,
     # nor a creep the pack's fit gave it
     events = _recorded(POOL, "ball_off_a_cushion_into_the_last_of_a_cluster_tracks.json")
-    got = _touches(events, {3, 4}, 0.6, 0.9)
-    assert len(got) == 1 and abs(got[0] - 0.747) < 0.015, got
+    _one_touch(events, {3, 4}, 0.6, 0.9, 0.747, 0.015)
     assert not _touches(events, {2, 4}, 0.6, 0.9)
     assert len(_touches(events, {2, 3}, 0.6, 0.7)) == 1
 
@@ -3623,8 +3627,7 @@ def test_ball_seen_once_just_off_a_cushion_is_timed_into_the_next_from_its_way_o
     # to that sighting points anywhere, and ran into ball 4 at 0.883 s. It strikes 4 at
     # 0.987 s
     events = _recorded(POOL, "ball_seen_just_off_a_cushion_tracks.json")
-    got = _touches(events, {3, 4}, 0.8, 1.1)
-    assert len(got) == 1 and abs(got[0] - 0.987) < 0.015, got
+    _one_touch(events, {3, 4}, 0.8, 1.1, 0.987, 0.015)
 
 
 def test_ball_pushed_into_a_cushion_and_back_meets_the_ball_that_pushed_it_again():
@@ -3634,8 +3637,7 @@ def test_ball_pushed_into_a_cushion_and_back_meets_the_ball_that_pushed_it_again
     # strikes 3 again at 0.708 s, a tenth of a second after the push
     events = _recorded(POOL, "ball_pushed_off_a_cluster_off_the_cushion_back_into_it_tracks.json")
     assert [c for c, _ in _cushions_of(events, 4, 0.62, 0.7)] == ["head"]
-    got = _touches(events, {3, 4}, 0.65, 0.8)
-    assert len(got) == 1 and abs(got[0] - 0.708) < 0.01, got
+    _one_touch(events, {3, 4}, 0.65, 0.8, 0.708, 0.01)
     assert not _touches(events, {1, 4}, 0.65, 0.8)
 
 
@@ -3645,8 +3647,7 @@ def test_puck_grazing_a_pawn_that_moves_less_than_an_onset_met_it_first():
     # onset (4.5 sigma) off its rest, but their mean well clear of its noise. The puck then
     # hits pawn 6 at 0.632 s, reported first with confidence 0.8 before
     events = _recorded(NOVUSS, "puck_grazes_a_pawn_moving_it_under_an_onset_tracks.json")
-    got = _touches(events, {1, 3}, 0.4, 0.6)
-    assert len(got) == 1 and abs(got[0] - 0.487) < 0.015, got
+    _one_touch(events, {1, 3}, 0.4, 0.6, 0.487, 0.015)
     contacts = of(events, EventKind.CONTACT)
     assert {o.id for o in contacts[0].objects} == {1, 3}
     assert len(_touches(events, {1, 6}, 0.6, 0.7)) == 1
@@ -3659,8 +3660,7 @@ def test_puck_unseen_into_a_pressed_row_pawn_it_moved_under_an_onset_met_it():
     # struck by the puck, but no sooner than the puck came off the row: its way out, run
     # back past the bounce, ran through 9 a tenth of a second early, named first)
     events = _recorded(NOVUSS, "puck_unseen_into_a_row_pawn_pressed_into_its_cushion_tracks.json")
-    got = _touches(events, {1, 8}, 0.7, 1.0)
-    assert len(got) == 1 and abs(got[0] - 0.867) < 0.015, got
+    _one_touch(events, {1, 8}, 0.7, 1.0, 0.867, 0.015)
     assert [c for c, _ in _cushions_of(events, 8, 0.8, 0.95)] == ["b"]
     contacts = of(events, EventKind.CONTACT)
     assert {o.id for o in contacts[0].objects} == {1, 8}
@@ -3673,8 +3673,7 @@ def test_puck_grazing_a_held_pawn_nearest_past_its_centre_met_it_not_the_next():
     # miss by a mm, is nearest 16 past its centre, where it points along the row: pawn
     # 17, which the puck passed 40 mm off, was reported met first with confidence 1.0
     events = _recorded(NOVUSS, "puck_grazing_a_held_pawn_past_its_centre_tracks.json")
-    got = _touches(events, {1, 16}, 0.6, 0.8)
-    assert len(got) == 1 and abs(got[0] - 0.723) < 0.015, got
+    _one_touch(events, {1, 16}, 0.6, 0.8, 0.723, 0.015)
     contacts = of(events, EventKind.CONTACT)
     assert {o.id for o in contacts[0].objects} == {1, 16}
     assert not _touches(events, {1, 17}, 0.6, 1.1)
@@ -3687,8 +3686,7 @@ def test_puck_turned_clearly_at_a_held_pawn_that_passed_the_hit_on_met_that_pawn
     # the line of centres, but where the puck's ways in and out cross touches 16 and no
     # other pawn: 17, which the puck passed 6 mm clear of touching, was named first
     events = _recorded(NOVUSS, "puck_grazing_a_held_pawn_passing_the_hit_on_tracks.json")
-    got = _touches(events, {1, 16}, 0.4, 0.6)
-    assert len(got) == 1 and abs(got[0] - 0.491) < 0.015, got
+    _one_touch(events, {1, 16}, 0.4, 0.6, 0.491, 0.015)
     contacts = of(events, EventKind.CONTACT)
     assert {o.id for o in contacts[0].objects} == {1, 16}
     assert len(_touches(events, {16, 17}, 0.4, 0.6)) == 1
@@ -3704,8 +3702,7 @@ def test_cue_ball_curving_past_a_creeping_ball_that_goes_on_unchanged_did_not_me
     events = _recorded(POOL, "cue_ball_curving_past_a_creeping_ball_tracks.json")
     assert not _touches(events, {1, 4}, 0.6, 1.0)
     assert not _touches(events, {3, 4}, 0.6, 1.0)
-    got = _touches(events, {1, 3}, 0.6, 1.0)
-    assert len(got) == 1 and abs(got[0] - 0.751) < 0.025, got
+    _one_touch(events, {1, 3}, 0.6, 1.0, 0.751, 0.025)
 
 
 def test_cue_ball_lost_just_after_a_hit_is_not_run_on_its_way_in_into_the_ball_again():
@@ -3714,8 +3711,7 @@ def test_cue_ball_lost_just_after_a_hit_is_not_run_on_its_way_in_into_the_ball_a
     # fit, so its path was its way in, run on through the gap: it met 6 again at 1.89 s,
     # 110 mm from where it was
     events = _recorded(POOL, "cue_ball_lost_just_after_a_hit_tracks.json")
-    got = _touches(events, {1, 6}, 1.0, 2.1)
-    assert len(got) == 1 and abs(got[0] - 1.753) < 0.01, got
+    _one_touch(events, {1, 6}, 1.0, 2.1, 1.753, 0.01)
 
 
 def test_balls_rolling_slowly_apart_off_their_contact_do_not_meet_again():
@@ -3723,5 +3719,4 @@ def test_balls_rolling_slowly_apart_off_their_contact_do_not_meet_again():
     # 100 mm/s each, apart along their line of centres at only 20 mm/s, 3 mm clear of
     # touching; a sighting 3 mm off bent the cue ball's fitted path into 2 at 2.02 s
     events = _recorded(POOL, "balls_rolling_slowly_apart_after_their_contact_tracks.json")
-    got = _touches(events, {1, 2}, 1.5, 2.3)
-    assert len(got) == 1 and abs(got[0] - 1.891) < 0.015, got
+    _one_touch(events, {1, 2}, 1.5, 2.3, 1.891, 0.015)
