@@ -3888,7 +3888,7 @@ class MotionEventDetector:
         # (struck by an object: its line out, run back, meets the cushion as the hit
         # started it, to within the few ms either is timed to: it bounced just after)
         hit = self._hit_times().get(s, -math.inf) - t_a
-        slack = _START_SLACK_S if abs(hit - left_s) < 1e-3 else 0.0
+        early_s = _START_SLACK_S if abs(hit - left_s) < 1e-3 else 0.0
         for c in range(len(self._cush_a)):
             n = self._cush_n[c]
             vn = float(v @ n)
@@ -3898,7 +3898,7 @@ class MotionEventDetector:
                     self.settings.onset_min_mm):
                 continue  # (off it too slowly to time the bounce within a frame)
             tc = -(float((p0 - self._cush_a[c]) @ n) - r) / vn
-            if not left_s + 1e-3 - slack < tc < float(tt[k]) + 0.5 * self._dt:
+            if not left_s + 1e-3 - early_s < tc < float(tt[k]) + 0.5 * self._dt:
                 continue  # (seen at the cushion: it may bounce just after)
             tc = max(tc, left_s + 1e-3)
             if first_in and tc <= float(tt[0]):
