@@ -3720,3 +3720,13 @@ def test_balls_rolling_slowly_apart_off_their_contact_do_not_meet_again():
     # touching; a sighting 3 mm off bent the cue ball's fitted path into 2 at 2.02 s
     events = _recorded(POOL, "balls_rolling_slowly_apart_after_their_contact_tracks.json")
     _one_touch(events, {1, 2}, 1.5, 2.3, 1.891, 0.015)
+
+
+def test_puck_struck_into_its_own_cushion_bounces_though_it_runs_on_into_a_pawn():
+    # Novuss seed 0 shot 242: the puck, resting 10 mm off cushion a, is struck into it and
+    # meets it at 0.424 s; seen once 9 ms after, 3 mm clear of pawn 10, it meets 10 at
+    # 0.438 s. Its way from the cushion to that sighting passes 10 by its noise, but it
+    # was still closing on 10 there: it had not come off it
+    events = _recorded(NOVUSS, "puck_struck_into_its_own_cushion_then_a_pawn_tracks.json")
+    assert _first_cushion(events, 1, "a", 0.424, 0.005)
+    _one_touch(events, {1, 10}, 0.3, 1.0, 0.438, 0.005)

@@ -3918,7 +3918,8 @@ class MotionEventDetector:
             slack = self._noise_mm(s, a)
             if unsure_start and self._touches_resting(s, touch, slack):
                 continue  # (it may have come off that object: a row the cushion holds)
-            if self._touches_resting(s, touch, slack, p0 + v * float(tt[k])):
+            if self._touches_resting(s, touch, slack, p0 + v * float(tt[k]),
+                                     ahead_clear_mm=self._sigma_of(s, a)):
                 continue  # (its way out passes an object it may have come off instead)
             if unsure_start and tc > left_s:
                 # (a cushion keeps most of the speed along it: a way in from rest, in the
@@ -3937,17 +3938,24 @@ class MotionEventDetector:
         return None
 
     def _touches_resting(self, s: int, xy: np.ndarray, slack_mm: float,
-                         to_xy: np.ndarray | None = None) -> bool:
+                         to_xy: np.ndarray | None = None, ahead_clear_mm: float = math.inf
+                         ) -> bool:
         """Whether slot ``s`` centred at ``xy`` (or anywhere on the straight way from there
-        to ``to_xy``) would touch (within ``slack_mm``) another object at rest."""
+        to ``to_xy``) would touch (within ``slack_mm``) another object at rest; not one
+        it still closed on at ``to_xy``, clear of it there by more than
+        ``ahead_clear_mm`` (it had not reached that one yet)."""
         rest = (self._mode == _REST).nonzero()[0]
         rest = rest[rest != s]
         q = self._rest_xy[rest]
+        big_r = self._radius[rest] + self._radius[s]
         if to_xy is not None:  # (the nearest point of the way to each)
             d = to_xy - xy
-            w = np.clip(((q - xy) @ d) / max(float(d @ d), 1e-9), 0.0, 1.0)
-            xy = xy + w[:, None] * d
-        gap = np.linalg.norm(q - xy, axis=-1) - (self._radius[rest] + self._radius[s])
+            w = ((q - xy) @ d) / max(float(d @ d), 1e-9)
+            ahead = (w > 1.0) & (np.linalg.norm(q - to_xy, axis=-1) - big_r > ahead_clear_mm)
+            xy = xy + np.clip(w, 0.0, 1.0)[:, None] * d
+            q, big_r = q[~ahead], big_r[~ahead]
+            xy = xy[~ahead]
+        gap = np.linalg.norm(q - xy, axis=-1) - big_r
         return bool(np.any(gap <= slack_mm))
 
     def _on_way_in(self, s: int, a: int, t_a: float, tau0: float, tau1: float,
