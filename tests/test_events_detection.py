@@ -3730,3 +3730,12 @@ def test_puck_struck_into_its_own_cushion_bounces_though_it_runs_on_into_a_pawn(
     events = _recorded(NOVUSS, "puck_struck_into_its_own_cushion_then_a_pawn_tracks.json")
     assert _first_cushion(events, 1, "a", 0.424, 0.005)
     _one_touch(events, {1, 10}, 0.3, 1.0, 0.438, 0.005)
+
+
+def test_ball_creeping_by_never_starts_one_that_leaves_fast():
+    # pool seed 1 shot 105 (a break): ball 7 creeps to rest 1 mm clear of ball 10; at
+    # 1.3135 s the cue ball meets 3, which passes the hit through 6 on to 10 (gaps under
+    # a mm), and 10 leaves at 400 mm/s. 7, at 20 mm/s, could not have sent it off so fast
+    events = _recorded(POOL, "rack_ball_creeping_by_never_starts_one_that_leaves_fast_tracks.json")
+    assert not _touches(events, {7, 10}, 1.0, 1.9)
+    assert _touches(events, {3, 6}, 1.0, 1.9) and _touches(events, {6, 10}, 1.0, 1.9)

@@ -291,6 +291,11 @@ _FAST_MM_S = 3000.0
 #: How many frames before its onset's estimate a slowly struck object may have been hit:
 #: the mover's path reaching it then times the hit.
 _SLOW_ONSET_LAG = 4
+#: A mover is no candidate striker of an object that left faster than _KICK_RATIO times
+#: its fitted speed, by more than _KICK_SLACK_MM_S: any collision gives twice at most,
+#: and a path fitted past a hit that slowed the mover reads slower than it came in
+_KICK_RATIO = 4.0
+_KICK_SLACK_MM_S = 100.0
 #: Two contacts of one mover closer in time (s) than this are one touch of two objects (a
 #: split hit): the second needs no deflected path to reach its object.
 _SAME_TOUCH_S = 0.002
@@ -4086,6 +4091,14 @@ class MotionEventDetector:
                 self._retract_cushion(j, ev.t_s)
         return True
 
+    def _could_send(self, path: np.ndarray, tc: float, v_off_mm_s: float) -> bool:
+        """Whether a mover on ``path``, at its fastest over the two frames up to a touch
+        at ``tc``, could send an object off at ``v_off_mm_s``: no collision gives more
+        than twice the striker's speed (the margins: ``_KICK_RATIO``)."""
+        speed = float(np.max(np.linalg.norm(
+            eval_velocity(path, tc - self._dt * np.arange(3.0)), axis=-1)))
+        return _KICK_RATIO * speed + _KICK_SLACK_MM_S >= v_off_mm_s
+
     def _struck_by(self, s: int, a: int, t_a: float, paths: dict[int, np.ndarray],
                    started: set[int], onset: np.ndarray, among: set[int] | None = None
                    ) -> bool:
@@ -4220,6 +4233,10 @@ class MotionEventDetector:
                 # guide)
                 cands = [c for c in cands if c[2] != j]
                 cands.append((score, tc, j, cj, into, gap, into))
+        if len(tt) >= 2:  # (a mover creeping by did not start one that leaves fast)
+            v_off = float(np.linalg.norm(fit_path(tt, xa, 1)[0][1]))
+            cands = [c for c in cands
+                     if c[3] is not paths.get(c[2]) or self._could_send(c[3], c[1], v_off)]
         if not cands:
             return among is None and self._hit_across_gap(s, a, t_a, started, seen_off)
         cands.sort(key=lambda c: c[0])
