@@ -3739,3 +3739,13 @@ def test_ball_creeping_by_never_starts_one_that_leaves_fast():
     events = _recorded(POOL, "rack_ball_creeping_by_never_starts_one_that_leaves_fast_tracks.json")
     assert not _touches(events, {7, 10}, 1.0, 1.9)
     assert _touches(events, {3, 6}, 1.0, 1.9) and _touches(events, {6, 10}, 1.0, 1.9)
+
+
+def test_row_pushed_to_its_far_end_before_the_stroke_shows_passes_the_push_down_it():
+    # Novuss seed 4 shot 60: the puck, unseen for three frames from its stroke, meets pawn
+    # 15 of the row cushion a holds at 0.425 s; the push runs down 14, 13, 12 and 11,
+    # which hardly move, to 10, seen leaving at 1.3 m/s two frames before the puck is. 10
+    # was no hand's: once the stroke shows, the row's pushes explain it
+    events = _recorded(NOVUSS, "row_pushed_to_its_far_end_before_the_stroke_shows_tracks.json")
+    for pair in ({15, 14}, {14, 13}, {13, 12}, {12, 11}, {11, 10}):
+        _one_touch(events, pair, 0.3, 0.9, 0.426, 0.01)

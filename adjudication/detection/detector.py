@@ -5280,7 +5280,11 @@ class MotionEventDetector:
             # (what left rest within two frames before the stroke went with it, its onset
             # seen early in the noise: no hand moves a piece as the stroke is played)
             early = np.nan_to_num(self._t_start, nan=-np.inf) >= t_on - 2.0 * self._dt
-            self._carry[early & (self._mode == _MOVING)] = False
+            early &= self._mode == _MOVING
+            # (one taken for a hand's, seen leaving before the stroke was: it waits for a
+            # cause, a push from what the striker hit)
+            self._orphan[early & self._carry] = True
+            self._carry[early] = False
             self._event(EventKind.SHOT_START, t_on, a, (self._ref(s),), self._rest_xy[s],
                         self._quality([s], a))
             if off_cushion is not None:
