@@ -3749,3 +3749,13 @@ def test_row_pushed_to_its_far_end_before_the_stroke_shows_passes_the_push_down_
     events = _recorded(NOVUSS, "row_pushed_to_its_far_end_before_the_stroke_shows_tracks.json")
     for pair in ({15, 14}, {14, 13}, {13, 12}, {12, 11}, {11, 10}):
         _one_touch(events, pair, 0.3, 0.9, 0.426, 0.01)
+
+
+def test_row_whose_far_end_is_nudged_along_it_passed_the_push_down_the_row():
+    # Novuss seed 3 shot 162: the puck meets pawn 8, the end of the row 8-7-6-5-4-3-2 that
+    # cushion b holds, at 1.505 s; the push runs down the row, whose inner pawns hardly
+    # move, and only its far end, 2, moves off: 3.5 mm along the row, no onset to time
+    events = _recorded(NOVUSS, "row_pushed_to_its_far_end_that_barely_moves_tracks.json")
+    _one_touch(events, {1, 8}, 1.0, 1.95, 1.505, 0.01)
+    for pair in ({8, 7}, {7, 6}, {6, 5}, {5, 4}, {4, 3}, {3, 2}):
+        _one_touch(events, pair, 1.0, 1.95, 1.507, 0.01)

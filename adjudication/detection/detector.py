@@ -151,6 +151,9 @@ _TOUCH_GAP_MM = 3.0
 #: (4.5 sigma a sighting), a graze or a press into a cushion moves a pawn by 2 to 4 mm.
 _NUDGE_MIN_MM = 2.0
 _NUDGE_SIGMAS = 5.0
+#: A nudged disc no mover came near, at the far end of a touching row an object was
+#: struck into this recently (s), was pushed down that row
+_ROW_PUSH_S = 0.15
 #: A line from where an object was bent to its one sighting since holds a direction only
 #: if that sighting came this many frames after (5 ms at 30 fps; 1 mm of noise over a ms
 #: or two points it anywhere).
@@ -4686,7 +4689,12 @@ class MotionEventDetector:
                     if float(d @ into) / float(tt[k + 1] - tt[k]) < _TOUCH_MIN_APPROACH_MM_S:
                         continue
                     best = (dist - r_sum, float(tt[k] + u * (tt[k + 1] - tt[k])), m, at)
-            if best is None or best[1] > 0.0:
+            if best is None:
+                if self._pushed_down_row(s, c, mean[r], a, t_a):
+                    self._rest_xy[s] = mean[r]
+                    self._rest_n[s] = int(n_after[r])
+                continue
+            if best[1] > 0.0:
                 continue  # (one it meets after frame a waits for that frame's causes)
             _, tau, m, at = best
             if self._reported_near(s, m, t_a + tau) or not self._claim_pair(s, m, t_a):
@@ -4697,6 +4705,42 @@ class MotionEventDetector:
             self._pressed_cushion(s, c - at, t_a + tau, a)
             self._rest_xy[s] = mean[r]
             self._rest_n[s] = int(n_after[r])
+
+    def _pushed_down_row(self, s: int, rest_xy: np.ndarray, now_xy: np.ndarray, a: int,
+                         t_a: float) -> bool:
+        """A resting disc ``s`` nudged off ``rest_xy`` to ``now_xy`` with no mover near it:
+        the far end of a row an object was struck into lately (``_ROW_PUSH_S``), moved
+        along the row's last link. The push ran down the row: each link is reported,
+        timed at that hit (the pawns between, pressed from both sides, hardly move).
+        Whether it was."""
+        from scipy.sparse.csgraph import breadth_first_order  # type: ignore[import-untyped]
+
+        hit_t = {k: t_k for k, t_k in self._hit_times().items()
+                 if 0.0 <= t_a - t_k < _ROW_PUSH_S and k != s}
+        if not hit_t:
+            return False
+        slots = np.array(sorted({s, *hit_t, *(self._mode == _REST).nonzero()[0].tolist()}))
+        xy = self._rested_xy(slots)
+        xy[slots == s] = rest_xy
+        touch = self._touching(slots, xy)
+        # (the shortest chain of touches from s back to an object struck)
+        k_s = int((slots == s).nonzero()[0][0])
+        order, back = breadth_first_order(touch, k_s, directed=False)
+        roots = [int(k) for k in order if int(slots[k]) in hit_t]
+        if not roots:
+            return False
+        chain = [roots[0]]
+        while chain[-1] != k_s:
+            chain.append(int(back[chain[-1]]))
+        link = xy[k_s] - xy[chain[-2]]
+        shift = now_xy - rest_xy
+        if float(shift @ link) < _PUSH_COS * float(np.linalg.norm(shift) * np.linalg.norm(link)):
+            return False  # (it moved off the row's line: not pushed down it)
+        t_on = hit_t[int(slots[chain[0]])]
+        for x, y in zip(chain[:-1], chain[1:], strict=True):
+            self._report_push(int(slots[x]), int(slots[y]), t_on, a, t_a, xy[x])
+        self._struck_t[s] = t_on
+        return True
 
     def _pressed_cushion(self, s: int, push_xy: np.ndarray, t_s: float, a: int) -> None:
         """A resting object against a cushion, pushed into it (``push_xy`` the line of
