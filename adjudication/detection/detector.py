@@ -152,8 +152,9 @@ _TOUCH_GAP_MM = 3.0
 _NUDGE_MIN_MM = 2.0
 _NUDGE_SIGMAS = 5.0
 #: A nudged disc no mover came near, at the far end of a touching row an object was
-#: struck into this recently (s), was pushed down that row
-_ROW_PUSH_S = 0.15
+#: struck into this recently (s), was pushed down that row: a 3 mm nudge shows in the
+#: noise only over frames of sightings after it
+_ROW_PUSH_S = 0.3
 #: A line from where an object was bent to its one sighting since holds a direction only
 #: if that sighting came this many frames after (5 ms at 30 fps; 1 mm of noise over a ms
 #: or two points it anywhere).
