@@ -3768,3 +3768,13 @@ def test_row_far_end_nudged_seen_late_still_passed_the_push_down_the_row():
     events = _recorded(NOVUSS, "row_far_end_nudged_seen_late_tracks.json")
     for k in range(10, 17):
         _one_touch(events, {k, k + 1}, 0.3, 1.1, 0.443, 0.03)
+
+
+def test_row_end_struck_away_from_the_row_passes_no_push_down_it():
+    # Novuss seed 0 shot 44: a split hit at a row's end; the puck meets pawn 9 at 1.468
+    # s, driving it away from the row 8-7-6-5-4-3-2 that cushion b holds, then 8 at 1.474
+    # s, whose push runs down the row and nudges its far end. 9 pushed nothing on to 8
+    events = _recorded(NOVUSS, "row_end_struck_away_from_the_row_in_a_split_hit_tracks.json")
+    assert not _touches(events, {9, 8}, 1.0, 1.95)
+    for pair in ({8, 7}, {7, 6}, {6, 5}, {5, 4}, {4, 3}, {3, 2}):
+        _one_touch(events, pair, 1.0, 1.95, 1.474, 0.02)

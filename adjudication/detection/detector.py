@@ -155,6 +155,8 @@ _NUDGE_SIGMAS = 5.0
 #: struck into this recently (s), was pushed down that row: a 3 mm nudge shows in the
 #: noise only over frames of sightings after it
 _ROW_PUSH_S = 0.3
+#: ... but not from an object struck away from the next in the row (cos below minus this)
+_AWAY_COS = 0.2
 #: A line from where an object was bent to its one sighting since holds a direction only
 #: if that sighting came this many frames after (5 ms at 30 fps; 1 mm of noise over a ms
 #: or two points it anywhere).
@@ -4737,7 +4739,15 @@ class MotionEventDetector:
         shift = now_xy - rest_xy
         if float(shift @ link) < _PUSH_COS * float(np.linalg.norm(shift) * np.linalg.norm(link)):
             return False  # (it moved off the row's line: not pushed down it)
-        t_on = hit_t[int(slots[chain[0]])]
+        root = int(slots[chain[0]])
+        t_on = hit_t[root]
+        came = self._hit_dir.get(root)
+        first = xy[chain[1]] - xy[chain[0]]
+        if came is not None and float(came[1] @ first) < -_AWAY_COS * float(
+                np.linalg.norm(first)):
+            # (the hit drove the first away from the next: that one took a hit of its
+            # own, from the striker of a split hit, and passed it on)
+            chain = chain[1:]
         for x, y in zip(chain[:-1], chain[1:], strict=True):
             self._report_push(int(slots[x]), int(slots[y]), t_on, a, t_a, xy[x])
         self._struck_t[s] = t_on
