@@ -4748,8 +4748,10 @@ class MotionEventDetector:
             # (the hit drove the first away from the next: that one took a hit of its
             # own, from the striker of a split hit, and passed it on)
             chain = chain[1:]
-        for x, y in zip(chain[:-1], chain[1:], strict=True):
-            self._report_push(int(slots[x]), int(slots[y]), t_on, a, t_a, xy[x])
+        pushed = [self._report_push(int(slots[x]), int(slots[y]), t_on, a, t_a, xy[x])
+                  for x, y in zip(chain[:-1], chain[1:], strict=True)]
+        if not any(pushed):
+            return False  # (each found already: the far end was pushed from its hit)
         self._struck_t[s] = t_on
         return True
 
