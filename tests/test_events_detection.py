@@ -3778,3 +3778,16 @@ def test_row_end_struck_away_from_the_row_passes_no_push_down_it():
     assert not _touches(events, {9, 8}, 1.0, 1.95)
     for pair in ({8, 7}, {7, 6}, {6, 5}, {5, 4}, {4, 3}, {3, 2}):
         _one_touch(events, pair, 1.0, 1.95, 1.474, 0.02)
+
+
+def test_pushes_through_a_rack_are_not_doubted_for_their_order():
+    # a break's impulse passes each rack ball's touching neighbours at once: which pair
+    # it crossed first is no question, so two pushes from one ball at one time keep the
+    # confidence each has (a split hit's two contacts of a mover doubt their order)
+    events, res, _, t_hit = rack_break("9ball", 3, 7000.0, seed=0)
+    pushes = [e for e in of(events, EventKind.CONTACT)
+              if "cue_ball" not in e.labels and abs(e.t_s - t_hit) < 0.01]
+    pairs = [(e.objects[0].id, e.t_s) for e in pushes]
+    shared = [e for e in pushes if pairs.count((e.objects[0].id, e.t_s)) > 1]
+    assert shared and all(e.confidence >= 0.5 for e in shared), [
+        (e.ids, e.confidence) for e in pushes]

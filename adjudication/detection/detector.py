@@ -595,6 +595,9 @@ class MotionEventDetector:
         self._shot_on = False
         self._last_motion_t = -math.inf
         self._pending: list[tuple[Event, float]] = []  # (event, sigma of its time)
+        # pending pushes through objects at rest: an impulse passes a pack's neighbours at
+        # once, so their order is no question (ids of the events)
+        self._at_once: set[int] = set()
         self._last_pair_t: dict[tuple[int, int], float] = {}
         self._struck_t: dict[int, float] = {}  # resting objects hit (held, or a cradle)
         # slot -> (t_s, unit direction) of the last hit that started it from rest
@@ -911,7 +914,8 @@ class MotionEventDetector:
             if ev.kind is EventKind.CONTACT:
                 conf = ev.confidence
                 for other, osig in contacts:
-                    if other is ev or other.objects[0] != ev.objects[0]:
+                    if other is ev or other.objects[0] != ev.objects[0] or (
+                            id(ev) in self._at_once and id(other) in self._at_once):
                         continue
                     dt = abs(other.t_s - ev.t_s)
                     if dt < self._dt:
@@ -924,6 +928,7 @@ class MotionEventDetector:
                     ev = Event(ev.kind, ev.t_s, ev.frame, ev.shot, ev.objects, ev.xy_mm, conf,
                                ev.cushion, ev.pocket, ev.line)
             out.append(ev)
+        self._at_once.intersection_update(id(p[0]) for p in self._pending)
         # keep the split partners around for the events still pending
         return sorted(out, key=lambda e: e.t_s)
 
@@ -2763,6 +2768,10 @@ class MotionEventDetector:
             return False
         self._event(EventKind.CONTACT, t_on, a, (self._ref(x), self._ref(y)), at,
                     0.7 * self._quality([x, y], a), 0.005)
+        last = self._pending[-1][0] if self._pending else None
+        if last is not None and last.t_s == t_on and [o.id for o in last.objects] == [
+                int(self._ids[x]), int(self._ids[y])]:
+            self._at_once.add(id(last))
         return True
 
     def _flew_off(self, s: int, a: int, t_a: float) -> np.ndarray | None:
