@@ -3260,6 +3260,7 @@ class MotionEventDetector:
 
     def _retract(self, ev: Event) -> None:
         self._pending = [p for p in self._pending if p[0] is not ev]
+        self._at_once.discard(id(ev))  # (its id may be a new event's once it is gone)
         if ev.kind is EventKind.CONTACT:
             i, j = (self._slot_of[o.id] for o in ev.objects)
             pair = (min(i, j), max(i, j))
