@@ -452,6 +452,10 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
             if e_kind in _SPLIT and sub_of.get(k, False) is not None:
                 flag = sub_of[k] if k in sub_of else at_rest_push(spec, res, e)
                 per_kind[_sub(e_kind, flag)]["det"] += 1
+                # (how often a contact or cushion reported at this confidence is real)
+                b = _conf_bin(e.confidence)
+                stats[("conf", e_kind, b, "det")] += 1
+                stats[("conf", e_kind, b, "real")] += k in sub_of
         # per shot
         striker = "cue_ball" if spec.family is Family.POOL else "puck"
         gt_contacts = [g for g in gt if g["kind"] == "contact" and 1 in g["ids"]]
@@ -498,6 +502,16 @@ def run_table(table: str, shots: int, seed: int, show: bool = False,
 
 
 SECTION = "Event detection (adjudication.detection)"
+CONF_BINS = (0.25, 0.5, 0.75)  # confidence bins' upper edges (the last runs to 1)
+
+
+def _conf_bin(conf: float) -> int:
+    return sum(conf >= edge for edge in CONF_BINS)
+
+
+def _bin_name(b: int) -> str:
+    edges = (0.0, *CONF_BINS, 1.0)
+    return f"{edges[b]:.2f}-{edges[b + 1]:.2f}"
 
 
 def _t_of(g: dict | None) -> float:
@@ -576,6 +590,20 @@ def report(results: list[dict], shots: int, seeds: list[int]) -> str:
               if r["seed"] == "all" or len(seeds) == 1]
     lines += ["", "Pushes at 50 mm/s or more that moved nothing 3 mm (don't care, not in the "
               "ground truth above): " + ", ".join(unseen) + "."]
+    lines += ["", "Confidence: how often a contact or cushion reported at a confidence is "
+              "real (don't cares left out); the rules put one under 0.5 for review.", "",
+              "| table | seed | kind | confidence | reported | real | share real |",
+              "|---|---|---|---|---|---|---|"]
+    for r in results:
+        if r["seed"] != "all" and len(seeds) > 1:
+            continue
+        for e_kind in _SPLIT:
+            for b in range(len(CONF_BINS) + 1):
+                det = r["stats"][("conf", e_kind, b, "det")]
+                real = r["stats"][("conf", e_kind, b, "real")]
+                share = f"{real / det:.3f}" if det else "–"
+                lines.append(f"| {r['table']} | {_seed_name(r['seed'])} | {e_kind} | "
+                             f"{_bin_name(b)} | {det} | {real} | {share} |")
     lines += ["", "First contact: the object itself, and its label (what the rules read: a "
               "pool ball's number, a Novuss pawn's colour; a Novuss row's pawns share it). "
               "Right, low conf.: named right, but under the rules' review_below (0.5), so a "

@@ -80,3 +80,17 @@ def test_a_push_counts_only_if_it_moves_something_three_mm():
     gt = truth(pool, res, ())
     assert sum(bool(g.get("frozen")) for g in gt) >= 10
     assert not any(g.get("unseen_push") for g in gt)
+
+
+def test_confidence_table_counts_each_reported_contact_once_in_its_bin():
+    # every contact reported that is not a don't care lands in one confidence bin, and
+    # those of them that are real add up to what the precision counts
+    res = run_table("pool-9ft", 6, 0)
+    s, c = res["stats"], res["per_kind"]["contact"]
+    reported = sum(s[("conf", "contact", b, "det")] for b in range(4))
+    real = sum(s[("conf", "contact", b, "real")] for b in range(4))
+    assert reported == c["det"] and real == c["hit"] and reported > 0
+    text = report([res], 6, [0])
+    rows = [line for line in text.splitlines() if line.startswith("| pool-9ft | 0 | contact | 0.")]
+    assert len(rows) == 4
+    assert sum(int(r.strip("|").split("|")[4]) for r in rows) == reported
