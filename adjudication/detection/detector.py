@@ -882,7 +882,8 @@ class MotionEventDetector:
 
     def _event(self, kind: EventKind, t_s: float, a: int, refs: tuple[ObjectRef, ...],
                xy: np.ndarray | tuple[float, float], conf: float, sigma_t: float = 0.0,
-               **names: str | None) -> None:
+               **names: str | None) -> Event | None:
+        """Queue an event; the one queued, or None for a contact reported already."""
         ev = Event(kind, float(t_s), self._frame_at(t_s, a), self._shot_no(), refs,
                    (float(xy[0]), float(xy[1])), float(min(1.0, max(0.0, conf))), **names)
         if kind is EventKind.CONTACT:
@@ -895,9 +896,10 @@ class MotionEventDetector:
             if self._contact_t[mover] == float(t_s):
                 self._struck_from[mover] = (float(t_s), np.array(ev.xy_mm), other)
             if self._reported_near(mover, other, t_s):
-                return  # (the same contact found twice: a second way, or a frame on)
+                return None  # (the same contact found twice: a second way, or a frame on)
             self._pair_reported[(min(mover, other), max(mover, other))] = float(t_s)
         self._pending.append((ev, sigma_t))
+        return ev
 
     def _release(self, t_now: float) -> list[Event]:
         """Pending events older than two frames, contacts' order confidence settled."""
@@ -2766,12 +2768,10 @@ class MotionEventDetector:
         touching pack at ``t_on``, unless ``_claim_pair`` refuses it; whether it did."""
         if not self._claim_pair(x, y, t_a):
             return False
-        self._event(EventKind.CONTACT, t_on, a, (self._ref(x), self._ref(y)), at,
-                    0.7 * self._quality([x, y], a), 0.005)
-        last = self._pending[-1][0] if self._pending else None
-        if last is not None and last.t_s == t_on and [o.id for o in last.objects] == [
-                int(self._ids[x]), int(self._ids[y])]:
-            self._at_once.add(id(last))
+        ev = self._event(EventKind.CONTACT, t_on, a, (self._ref(x), self._ref(y)), at,
+                         0.7 * self._quality([x, y], a), 0.005)
+        if ev is not None:
+            self._at_once.add(id(ev))
         return True
 
     def _flew_off(self, s: int, a: int, t_a: float) -> np.ndarray | None:
@@ -4703,19 +4703,18 @@ class MotionEventDetector:
                         continue
                     best = (dist - r_sum, float(tt[k] + u * (tt[k + 1] - tt[k])), m, at)
             if best is None:
-                if self._pushed_down_row(s, c, mean[r], a, t_a):
-                    self._rest_xy[s] = mean[r]
-                    self._rest_n[s] = int(n_after[r])
-                continue
-            if best[1] > 0.0:
-                continue  # (one it meets after frame a waits for that frame's causes)
-            _, tau, m, at = best
-            if self._reported_near(s, m, t_a + tau) or not self._claim_pair(s, m, t_a):
-                continue  # (that contact is reported already)
-            self._event(EventKind.CONTACT, t_a + tau, a, (self._ref(m), self._ref(s)), at,
-                        0.6 * self._quality([m, s], a), 0.01)
-            self._struck_t[s] = t_a + tau
-            self._pressed_cushion(s, c - at, t_a + tau, a)
+                if not self._pushed_down_row(s, c, mean[r], a, t_a):
+                    continue
+            else:
+                if best[1] > 0.0:
+                    continue  # (one it meets after frame a waits for that frame's causes)
+                _, tau, m, at = best
+                if self._reported_near(s, m, t_a + tau) or not self._claim_pair(s, m, t_a):
+                    continue  # (that contact is reported already)
+                self._event(EventKind.CONTACT, t_a + tau, a, (self._ref(m), self._ref(s)),
+                            at, 0.6 * self._quality([m, s], a), 0.01)
+                self._struck_t[s] = t_a + tau
+                self._pressed_cushion(s, c - at, t_a + tau, a)
             self._rest_xy[s] = mean[r]
             self._rest_n[s] = int(n_after[r])
 
