@@ -3793,3 +3793,14 @@ def test_pushes_through_a_rack_are_not_doubted_for_their_order():
     shared = [e for e in pushes if pairs.count((e.objects[0].id, e.t_s)) > 1]
     assert shared and all(e.confidence >= 0.5 for e in shared), [
         (e.ids, e.confidence) for e in pushes]
+
+
+def test_ball_off_a_cushion_into_one_rolling_up_behind_it_within_a_frame_meets_both():
+    # pool-9ft seed 0 shot 76: ball 2 meets cushion left_head at 0.952 s and, 12 ms later,
+    # ball 4 rolling up behind it. Both paths are fitted across 4's slide to roll, and the
+    # fold of 2's at the cushion misses 4 by 9 mm: within the contact gate, both bent
+    events = _recorded(POOL, "ball_off_a_cushion_into_one_rolling_by_within_a_frame_tracks.json")
+    assert _cushions_of(events, 2, 0.9, 1.0) and abs(
+        _cushions_of(events, 2, 0.9, 1.0)[0][1] - 0.952) < 0.02
+    _one_touch(events, {2, 4}, 0.9, 1.05, 0.964, 0.01)
+

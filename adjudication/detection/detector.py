@@ -2037,11 +2037,20 @@ class MotionEventDetector:
                     if self._fits_a[j] and a + 1 < self._n:
                         end = self._T(self._next_seen(j, a)) - t_a
                     r = r_i + float(self._radius[j])
-                    tc = first_touch(fold, paths[j], r, max(t_c, tj0), end)
+                    lo = max(t_c, tj0)
+                    tc = first_touch(fold, paths[j], r, lo, end)
+                    q = 0.8 * self._quality([i, j], a)
+                    if tc is None and end > lo:
+                        # (both paths fitted up to a bend misjudge where the two met by a
+                        # few mm, the fold the more: its cushion time is the fit's)
+                        tc, d = closest_approach(fold, paths[j], lo, end)
+                        gap = d - r
+                        if gap > self.settings.contact_gate_mm:
+                            tc = None
+                        q *= math.exp(-((max(gap, 0.0) / self.settings.contact_gate_mm) ** 2))
                     if tc is None or self._paired_lately(min(i, j), max(i, j), t_a,
                                                          faint=True):
                         continue
-                    q = 0.8 * self._quality([i, j], a)
                     if i not in explained:
                         if not self._cushion_recent(i, k, t_a + t_c):
                             self._cushion_event(i, k, t_a + t_c, a,
