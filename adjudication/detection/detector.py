@@ -64,6 +64,7 @@ from adjudication.detection.fitting import (
     fit_path,
     fit_paths,
     gap_lines,
+    hinge_fits,
     line_touch,
     onset_time,
     shift_path,
@@ -297,6 +298,12 @@ _FAST_MM_S = 3000.0
 #: How many frames before its onset's estimate a slowly struck object may have been hit:
 #: the mover's path reaching it then times the hit.
 _SLOW_ONSET_LAG = 4
+#: A mover's path fitted across a gentle hit is refitted as two lines joined at the hit
+#: (``_hinged_touch``): from its sightings this many frames either side, the hit moved up
+#: to _HINGE_REACH frames earlier, where that fits better by _HINGE_GAIN (chi-square units)
+_HINGE_FRAMES = 5
+_HINGE_REACH = 3
+_HINGE_GAIN = 4.0
 #: A mover is no candidate striker of an object that left faster than _KICK_RATIO times
 #: its fitted speed, by more than _KICK_SLACK_MM_S: any collision gives twice at most,
 #: and a path fitted past a hit that slowed the mover reads slower than it came in
@@ -4116,6 +4123,34 @@ class MotionEventDetector:
                 self._retract_cushion(j, ev.t_s)
         return True
 
+    def _hinged_touch(self, j: int, s: int, tau: float, a: int, t_a: float, r_sum: float
+                      ) -> float:
+        """When mover ``j``, its path fitted across the hit (``tau``: where that path
+        touches resting ``s``), met ``s``: a slow ball into a resting one bends too gently
+        to split its path, and the quadratic fitted across the hit, run back, reaches ``s``
+        frames late (at the bend of a slowing mover the quadratic lags it). Its sightings
+        within ``_HINGE_FRAMES`` of the touch, fitted by two lines joined at the hit
+        (``hinge_fits``) one sum of radii from ``s``, time it: up to ``_HINGE_REACH``
+        frames before ``tau``, only where that fits clearly better (``_HINGE_GAIN``) than
+        the hinge at ``tau``. Lines fit a rolling ball, not a Novuss disc, which friction
+        slows hard all the way."""
+        dt = self._dt
+        tt, xa = self._samples(j, max(int(self._seg0[j]), a - 2 * self.settings.fit_frames),
+                               a + self.settings.lag_frames, t_a)
+        keep = np.abs(tt - tau) <= _HINGE_FRAMES * dt + 1e-6
+        tt, xa = tt[keep], xa[keep]
+        hinges = tau - np.arange(0.0, _HINGE_REACH * dt + 1e-4, 1e-3)
+        before = (tt[None, :] < hinges[:, None]).sum(axis=1)
+        ok = (before >= 2) & (len(tt) - before >= 2)
+        if not ok[0]:
+            return tau
+        ssr, p = hinge_fits(tt, xa, hinges)
+        gap = np.linalg.norm(p - self._rest_xy[s], axis=1) - r_sum
+        sig = max(self._sigma_of(j, a), self.settings.noise_floor_mm)
+        cost = np.where(ok, (ssr + gap * gap) / (sig * sig), np.inf)
+        k = int(np.argmin(cost))
+        return float(hinges[k]) if cost[0] - cost[k] > _HINGE_GAIN else tau
+
     def _could_send(self, path: np.ndarray, tc: float, v_off_mm_s: float) -> bool:
         """Whether a mover on ``path``, at its fastest over the two frames up to a touch
         at ``tc``, could send an object off at ``v_off_mm_s``: no collision gives more
@@ -4319,6 +4354,9 @@ class MotionEventDetector:
                 touch = t0_j - t_a + gap / speed
                 where = self._start_xy[j] + gap * (self._rest_xy[s] - self._start_xy[j]) / (
                     gap + r_sum)
+        if (touch is not None and into_bend is None and where is None and cj is paths.get(j)
+                and self.spec.family is not Family.NOVUSS):
+            touch = self._hinged_touch(j, s, touch, a, t_a, r_sum)
         if touch is not None:
             t_on = t_a + touch
         elif 0.0 < t_a + fitted_in[0] - t_on < self._dt and abs(

@@ -304,3 +304,18 @@ def creep_onset(tau_s: np.ndarray, xy_mm: np.ndarray, rest_xy_mm: np.ndarray, ta
     if best == steps - 1 or not resid[best] < len(s) * (2.0 * noise_mm) ** 2:
         return None
     return float(t0[best]), float(v[best])
+
+
+def hinge_fits(tau_s: np.ndarray, xy_mm: np.ndarray, hinge_s: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """For each hinge time in ``hinge_s`` (H,), the straight line before it and the one
+    after, joined there, fitted to the positions ``xy_mm`` (N, 2) at ``tau_s`` (N,):
+    (H,) sums of squared residuals (mm^2) and (H, 2) positions at the hinge. A gentle hit
+    bends a mover's path too little to split it; one quadratic fitted across it misses
+    where the mover was when it struck by several mm, a hinge at the hit does not."""
+    d = tau_s[None, :] - hinge_s[:, None]
+    design = np.stack([np.ones_like(d), np.minimum(d, 0.0), np.maximum(d, 0.0)], axis=2)
+    normal = np.einsum("hnk,hnl->hkl", design, design) + 1e-12 * np.eye(3)
+    coef = np.linalg.solve(normal, np.einsum("hnk,nc->hkc", design, xy_mm))
+    fitted = np.einsum("hnk,hkc->hnc", design, coef)
+    return ((fitted - xy_mm[None]) ** 2).sum(axis=(1, 2)), coef[:, 0]
