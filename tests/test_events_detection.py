@@ -3827,3 +3827,21 @@ def test_hinge_fit_finds_where_a_mover_slowed():
     best = int(np.argmin(ssr))
     assert abs(hinges[best]) < 0.02 and np.linalg.norm(at[best]) < 2.5
     assert ssr[best] < 0.5 * ssr[0]
+
+
+def test_row_pawn_that_bounces_off_its_cushion_was_not_pushed_along_the_row():
+    # novuss seed 4 shot 48: the puck meets pawn 10 of the row 10-17 cushion a holds and,
+    # 4 ms later, 11 beside it, which bounces off the cushion, out of the row. A push
+    # from 10 along the row could not send it off the row: 10 pushed nothing into 11
+    events = _recorded(NOVUSS, "puck_into_a_row_junction_pawn_bounced_out_tracks.json")
+    assert not _touches(events, {10, 11}, 0.3, 0.8)
+    _one_touch(events, {11, 12}, 0.3, 0.8, 0.445, 0.02)
+
+
+def test_puck_into_a_row_junction_meets_the_pawn_that_bounces_out():
+    # novuss seed 0 shot 208: the puck meets pawns 11 and 12 of the row cushion a holds,
+    # 12 at 0.440 s; 12 bounces off the cushion, so the push down the row to 17 went
+    # from 12, which the puck met, not from 11 into it
+    events = _recorded(NOVUSS, "puck_into_a_row_junction_both_pawns_met_tracks.json")
+    assert not _touches(events, {11, 12}, 0.3, 0.8)
+    assert _touches(events, {1, 12}, 0.42, 0.46)

@@ -2703,6 +2703,8 @@ class MotionEventDetector:
                     for s in waiting:
                         if s in explained or s not in pos or pos[s] not in parents:
                             continue
+                        if self._bounced_out(s, parents[pos[s]], rest, xy, a, t_a):
+                            continue  # (struck from outside: _struck_by finds by what)
                         if carried is None and came is not None and by_velocity:
                             carried = self._pack_impulses(pos[first], came, rest, xy, touch,
                                                           a, t_a, t_on)
@@ -2725,6 +2727,29 @@ class MotionEventDetector:
         # frame or two on
         for pair in faint:
             self._faint[pair] = t_a
+
+    def _bounced_out(self, s: int, ks: list[int], rest: np.ndarray, xy: np.ndarray, a: int,
+                     t_a: float) -> bool:
+        """Whether slot ``s``, held against a cushion, with one touching neighbour (row
+        ``ks[0]`` of ``rest`` at ``xy``) a push could come from, left rest clearly across
+        their line of centres (``_PUSH_COS``): a push acts along that line, and a row the
+        cushion holds passes it along itself. A pawn that leaves off the row was struck
+        into the cushion from outside and bounced out (a puck into the junction of two
+        pawns meets both, a few ms apart): a push into it reported down the row while it
+        seemed at rest is taken back."""
+        if len(ks) != 1 or not self._held(s):
+            return False
+        u = self._departure(s, a, t_a)
+        line = self._rest_xy[s] - xy[ks[0]]
+        if u is None or float(u @ line) >= _PUSH_COS * float(np.linalg.norm(line)):
+            return False
+        # (a push down the row through it, while it seemed at rest, was none)
+        pair = (int(self._ids[rest[ks[0]]]), int(self._ids[s]))
+        for ev, _ in list(self._pending):
+            if (ev.kind is EventKind.CONTACT and id(ev) in self._at_once
+                    and ev.ids == pair):
+                self._retract(ev)
+        return True
 
     def _left_after_push(self, s: int, t_on: float, a: int, t_a: float) -> bool:
         """Whether slot ``s``, leaving at ``_LATE_PUSH_MM_S`` or more (fast enough for its
