@@ -3845,3 +3845,14 @@ def test_puck_into_a_row_junction_meets_the_pawn_that_bounces_out():
     events = _recorded(NOVUSS, "puck_into_a_row_junction_both_pawns_met_tracks.json")
     assert not _touches(events, {11, 12}, 0.3, 0.8)
     assert _touches(events, {1, 12}, 0.42, 0.46)
+
+
+def test_puck_along_a_row_meets_the_next_pawn_it_nudged_off_the_row():
+    # novuss seed 0 shot 16: the puck meets pawn 11 of the row 10-17 cushion a holds at
+    # 0.567 s and, 9 ms later, 12, which it presses into the cushion: 12 settles 2.7 mm
+    # off the row (never an onset), and the push down the row to 17 went from 12. The
+    # line between the puck's sightings cuts the corner of its bend off 11 and into 12
+    events = _recorded(NOVUSS, "puck_along_a_row_meets_the_next_pawn_nudged_off_it_tracks.json")
+    assert not _touches(events, {11, 12}, 0.4, 0.9)
+    _one_touch(events, {1, 12}, 0.4, 0.9, 0.577, 0.01)
+    assert [c for c, _ in _cushions_of(events, 12, 0.5, 0.7)] == ["a"]

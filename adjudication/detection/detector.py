@@ -324,6 +324,10 @@ _REPEAT_S = 0.1
 _PASSED_ON_MM = 10.0
 #: ... and its path after must pass this close (mm, beyond touching) to its second object.
 _REACH_GAP_MM = 4.0
+#: A pawn nudged off its row, not along the push reported into it, was struck from
+#: outside: the way of a mover that bent off the next pawn and into it within a frame,
+#: drawn straight between two sightings, cuts the corner by up to this (mm) more.
+_OFF_ROW_GAP_MM = 4.0
 #: A striker hitting a resting object within this (mm, edge to edge) of a neighbour
 #: touching it may have met either first: a puck into the junction of two pawns.
 _JUNCTION_GAP_MM = 2.0
@@ -2740,16 +2744,27 @@ class MotionEventDetector:
         if len(ks) != 1 or not self._held(s):
             return False
         u = self._departure(s, a, t_a)
-        line = self._rest_xy[s] - xy[ks[0]]
-        if u is None or float(u @ line) >= _PUSH_COS * float(np.linalg.norm(line)):
+        if u is None or not self._off_row(s, int(rest[ks[0]]), u):
             return False
-        # (a push down the row through it, while it seemed at rest, was none)
-        pair = (int(self._ids[rest[ks[0]]]), int(self._ids[s]))
-        for ev, _ in list(self._pending):
-            if (ev.kind is EventKind.CONTACT and id(ev) in self._at_once
-                    and ev.ids == pair):
-                self._retract(ev)
+        self._take_back_pushes(s, [int(rest[ks[0]])])
         return True
+
+    def _off_row(self, s: int, k: int, way: np.ndarray) -> bool:
+        """Whether slot ``s`` moving along ``way`` goes more than 60 degrees off the line
+        from its touching neighbour ``k`` (``_PUSH_COS``): no push from ``k`` sent it."""
+        line = self._rest_xy[s] - self._rest_xy[k]
+        return float(way @ line) < _PUSH_COS * float(np.linalg.norm(line)) * float(
+            np.linalg.norm(way))
+
+    def _take_back_pushes(self, s: int, pushers: list[int]) -> bool:
+        """Take back the pending pushes into slot ``s`` from ``pushers`` (reported down a
+        row while ``s`` seemed at rest); whether there were any."""
+        pairs = {(int(self._ids[k]), int(self._ids[s])) for k in pushers}
+        gone = [ev for ev, _ in self._pending
+                if ev.kind is EventKind.CONTACT and id(ev) in self._at_once and ev.ids in pairs]
+        for ev in gone:
+            self._retract(ev)
+        return bool(gone)
 
     def _left_after_push(self, s: int, t_on: float, a: int, t_a: float) -> bool:
         """Whether slot ``s``, leaving at ``_LATE_PUSH_MM_S`` or more (fast enough for its
@@ -4725,7 +4740,9 @@ class MotionEventDetector:
         lately, and a mover's way between two of its sightings about then came from clear
         of them to within touching, closing on them, and went on. Reported: that contact,
         timed where the way first touched, and the press into a cushion it lay against.
-        The rest moves to where it lies now."""
+        One held against a cushion that a push was reported into lately, nudged off the
+        line of that push, was struck from outside (``_take_back_pushes``; a mover's way
+        may cut the corner by ``_OFF_ROW_GAP_MM``). The rest moves to where it lies now."""
         moving = (self._mode == _MOVING).nonzero()[0]
         if not len(moving) or not len(rest):
             return
@@ -4740,15 +4757,22 @@ class MotionEventDetector:
         cand = (n_after >= 3) & (n_before >= 5) & (shift > np.maximum(_NUDGE_MIN_MM, noise))
         for r in cand.nonzero()[0].tolist():
             s = int(rest[r])
+            off_row = False
             if t_a - max(self._struck_t.get(s, -math.inf), self._contact_t.get(
                     s, -math.inf)) < _CREEP_LATE_S:
-                continue  # (a contact found already moved it)
+                off_row = self._held(s) and self._take_back_pushes(s, [
+                    k for k in self._resting_against(s, t_a).tolist()
+                    if self._off_row(s, k, mean[r] - rest_xy[r])])
+                if not off_row:
+                    continue  # (a contact found already moved it; not a push along its
+                    # row that it moved off: it was struck into its cushion from outside)
             c = rest_xy[r]
             best: tuple[float, float, int, np.ndarray] | None = None
             for m in moving.tolist():
                 tt, xa = self._samples(m, a - len(ahead) - 1, a + len(ahead) - 1, t_a)
                 r_sum = float(self._radius[m] + self._radius[s])
                 gate = r_sum + 3.0 * max(self._sigma_of(m, a), float(sig[r]))
+                reach = gate + (_OFF_ROW_GAP_MM if off_row else 0.0)
                 for k in range(len(tt) - 1):
                     p, d = xa[k], xa[k + 1] - xa[k]
                     dd = max(float(d @ d), 1e-9)
@@ -4758,7 +4782,7 @@ class MotionEventDetector:
                     # it, or off it from the sighting it ended at)
                     on = w < 1.0 or (k + 2 < len(tt) and float(np.linalg.norm(
                         xa[k + 2] - c)) > dist + gate - r_sum)
-                    if (dist >= gate or w <= 0.0 or not on
+                    if (dist >= reach or w <= 0.0 or not on
                             or float(np.linalg.norm(p - c)) < gate
                             or (best is not None and dist - r_sum >= best[0])):
                         continue
@@ -4769,7 +4793,7 @@ class MotionEventDetector:
                     disc = b * b - (q - r_sum**2) / dd
                     u = w if disc < 0.0 else min(max(-b - math.sqrt(disc), 0.0), w)
                     at = p + u * d
-                    came = p + (-b - math.sqrt(max(b * b - (q - gate**2) / dd, 0.0))) * d
+                    came = p + (-b - math.sqrt(max(b * b - (q - reach**2) / dd, 0.0))) * d
                     into = (c - came) / max(float(np.linalg.norm(c - came)), 1e-9)
                     if float(d @ into) / float(tt[k + 1] - tt[k]) < _TOUCH_MIN_APPROACH_MM_S:
                         continue
