@@ -3856,3 +3856,15 @@ def test_puck_along_a_row_meets_the_next_pawn_it_nudged_off_the_row():
     assert not _touches(events, {11, 12}, 0.4, 0.9)
     _one_touch(events, {1, 12}, 0.4, 0.9, 0.577, 0.01)
     assert [c for c, _ in _cushions_of(events, 12, 0.5, 0.7)] == ["a"]
+
+
+def test_cushion_pressed_at_a_doubtful_contact_is_no_surer_than_that_contact():
+    # novuss seed 0 shot 208: the puck meets pawns 11 and 12 of a row within a ms, which
+    # of them first is a coin toss; each press into cushion a stands only if its contact
+    # does, so it carries that contact's doubt
+    events = _recorded(NOVUSS, "puck_into_a_row_junction_both_pawns_met_tracks.json")
+    contacts = {(e.objects[1].id, e.t_s): e.confidence for e in of(events, EventKind.CONTACT)}
+    pressed = [(e, contacts[(e.objects[0].id, e.t_s)]) for e in of(events, EventKind.CUSHION)
+               if (e.objects[0].id, e.t_s) in contacts]
+    assert any(c < 0.5 for _, c in pressed), pressed
+    assert all(e.confidence <= c for e, c in pressed), pressed

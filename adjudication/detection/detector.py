@@ -913,7 +913,8 @@ class MotionEventDetector:
         return ev
 
     def _release(self, t_now: float) -> list[Event]:
-        """Pending events older than two frames, contacts' order confidence settled."""
+        """Pending events older than two frames, contacts' order confidence settled (and
+        that of the cushions their struck objects were pressed into)."""
         if not self._pending:
             return []
         hold = 2.5 * self._dt
@@ -922,24 +923,36 @@ class MotionEventDetector:
             return []
         self._pending = [p for p in self._pending if p[0].t_s >= t_now - hold]
         contacts = [p for p in self._pending + ready if p[0].kind is EventKind.CONTACT]
-        out = []
+        conf: dict[int, float] = {}
         for ev, sig in ready:
-            if ev.kind is EventKind.CONTACT:
-                conf = ev.confidence
-                for other, osig in contacts:
-                    if other is ev or other.objects[0] != ev.objects[0] or (
-                            id(ev) in self._at_once and id(other) in self._at_once):
-                        continue
-                    dt = abs(other.t_s - ev.t_s)
-                    if dt < self._dt:
-                        spread = math.hypot(sig, osig, self.settings.split_sigma_s)
-                        # how far the order is from a coin toss: 0 for a tie (a puck into
-                        # the junction of two pawns), 0.5 when it is right 3 times in 4
-                        p_order = float(_phi(np.array([dt / spread]))[0])
-                        conf = min(conf, 2.0 * p_order - 1.0)
-                if conf != ev.confidence:
-                    ev = Event(ev.kind, ev.t_s, ev.frame, ev.shot, ev.objects, ev.xy_mm, conf,
-                               ev.cushion, ev.pocket, ev.line)
+            if ev.kind is not EventKind.CONTACT:
+                continue
+            conf[id(ev)] = ev.confidence
+            for other, osig in contacts:
+                if other is ev or other.objects[0] != ev.objects[0] or (
+                        id(ev) in self._at_once and id(other) in self._at_once):
+                    continue
+                dt = abs(other.t_s - ev.t_s)
+                if dt < self._dt:
+                    spread = math.hypot(sig, osig, self.settings.split_sigma_s)
+                    # how far the order is from a coin toss: 0 for a tie (a puck into
+                    # the junction of two pawns), 0.5 when it is right 3 times in 4
+                    p_order = float(_phi(np.array([dt / spread]))[0])
+                    conf[id(ev)] = min(conf[id(ev)], 2.0 * p_order - 1.0)
+        # (a cushion the struck object was pressed into at its contact's time stands only
+        # if that contact does: no surer than the surest such contact)
+        struck: dict[tuple[int, float], float] = {}
+        for c, _ in contacts:
+            key = (c.objects[1].id, c.t_s)
+            struck[key] = max(struck.get(key, 0.0), conf.get(id(c), c.confidence))
+        out = []
+        for ev, _ in ready:
+            c_ev = conf.get(id(ev), ev.confidence)
+            if ev.kind is EventKind.CUSHION:
+                c_ev = min(c_ev, struck.get((ev.objects[0].id, ev.t_s), 1.0))
+            if c_ev != ev.confidence:
+                ev = Event(ev.kind, ev.t_s, ev.frame, ev.shot, ev.objects, ev.xy_mm, c_ev,
+                           ev.cushion, ev.pocket, ev.line)
             out.append(ev)
         self._at_once.intersection_update(id(p[0]) for p in self._pending)
         # keep the split partners around for the events still pending
