@@ -4253,8 +4253,15 @@ class MotionEventDetector:
         # (the first sighting off rest: an onset run back from a start cut short, the object
         # stopped by the next it hit, lies early, even before what hit it left)
         seen_off = t_a + float(tt[0]) if len(tt) else -math.inf
+        # (a neighbour it rested touching pushes it along their line of centres only: a
+        # disc held against its cushion that leaves off that line bounced off the cushion,
+        # struck from outside; _bounced_out)
+        off_row = set()
+        if len(tt) and self._held(s):
+            off_row = {k for k in self._resting_against(s, t_a).tolist()
+                       if self._off_row(s, k, u)}
         for j in range(len(self._ids)):
-            if j == s or (among is not None and j not in among):
+            if j == s or (among is not None and j not in among) or j in off_row:
                 continue
             hi_late = None
             if j in started:
