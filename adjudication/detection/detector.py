@@ -2720,7 +2720,7 @@ class MotionEventDetector:
                     for s in waiting:
                         if s in explained or s not in pos or pos[s] not in parents:
                             continue
-                        if self._bounced_out(s, parents[pos[s]], rest, xy, a, t_a):
+                        if self._bounced_out(s, parents[pos[s]], rest, a, t_a):
                             continue  # (struck from outside: _struck_by finds by what)
                         if carried is None and came is not None and by_velocity:
                             carried = self._pack_impulses(pos[first], came, rest, xy, touch,
@@ -2745,10 +2745,10 @@ class MotionEventDetector:
         for pair in faint:
             self._faint[pair] = t_a
 
-    def _bounced_out(self, s: int, ks: list[int], rest: np.ndarray, xy: np.ndarray, a: int,
-                     t_a: float) -> bool:
+    def _bounced_out(self, s: int, ks: list[int], rest: np.ndarray, a: int, t_a: float
+                     ) -> bool:
         """Whether slot ``s``, held against a cushion, with one touching neighbour (row
-        ``ks[0]`` of ``rest`` at ``xy``) a push could come from, left rest clearly across
+        ``ks[0]`` of ``rest``) a push could come from, left rest clearly across
         their line of centres (``_PUSH_COS``): a push acts along that line, and a row the
         cushion holds passes it along itself. A pawn that leaves off the row was struck
         into the cushion from outside and bounced out (a puck into the junction of two
