@@ -3879,3 +3879,15 @@ def test_pawn_bounced_off_its_cushion_is_credited_to_the_puck_not_its_neighbour(
     met = [e for e in of(events, EventKind.CONTACT) if set(e.ids) in ({1, 10}, {1, 11})]
     assert {frozenset(e.ids) for e in met} == {frozenset({1, 10}), frozenset({1, 11})}
     assert all(e.confidence < 0.5 for e in met)
+
+
+def test_split_hit_at_a_row_end_credits_the_puck_with_the_next_pawn():
+    # Novuss seed 0 shot 44: the puck meets pawn 9 at the end of a row cushion b holds,
+    # driving it away from the row, and 6 ms later 8, whose push runs down the row. Where
+    # it met 9 it lay a mm from touching 8: it met both, a split hit whose order the
+    # frames cannot tell, and pressed 8 into cushion b
+    events = _recorded(NOVUSS, "row_end_struck_away_from_the_row_in_a_split_hit_tracks.json")
+    first = [e for e in of(events, EventKind.CONTACT) if set(e.ids) in ({1, 9}, {1, 8})]
+    assert {frozenset(e.ids) for e in first} == {frozenset({1, 9}), frozenset({1, 8})}
+    assert all(abs(e.t_s - 1.471) < 0.01 and e.confidence < 0.5 for e in first)
+    assert [c for c, _ in _cushions_of(events, 8, 1.4, 1.55)] == ["b"]

@@ -4873,12 +4873,34 @@ class MotionEventDetector:
             # (the hit drove the first away from the next: that one took a hit of its
             # own, from the striker of a split hit, and passed it on)
             chain = chain[1:]
+            self._split_to_next(root, int(slots[chain[0]]), xy[chain[0]], t_on, a, t_a)
         pushed = [self._report_push(int(slots[x]), int(slots[y]), t_on, a, t_a, xy[x])
                   for x, y in zip(chain[:-1], chain[1:], strict=True)]
         if not any(pushed):
             return False  # (each found already: the far end was pushed from its hit)
         self._struck_t[s] = t_on
         return True
+
+    def _split_to_next(self, root: int, k: int, k_xy: np.ndarray, t_on: float, a: int,
+                       t_a: float) -> None:
+        """The striker of ``root``'s pending contact, where it met ``root`` within its
+        noise and ``_JUNCTION_GAP_MM`` of touching ``k`` (at ``k_xy``) too, the next of a
+        row the hit drove ``root`` away from (seen leaving), met ``k`` as well: a split
+        hit, timed at the first (its order for review), with the press of ``k`` into its
+        cushion."""
+        hit = self._pending_contact(root)
+        _, seen = self._samples(root, a, self._n - 1, t_a)
+        if hit is None or not len(seen) or float(np.max(np.linalg.norm(
+                seen - self._rest_xy[root], axis=1))) < self._onset_mm(self._sigma_of(root, a)):
+            return  # (one the hit left where it lay may not have been hit: _junction_hit)
+        ev, sigma_t = hit
+        j = self._slot_of[ev.objects[0].id]
+        p = np.array(ev.xy_mm)
+        gap = float(np.linalg.norm(p - k_xy) - self._radius[j] - self._radius[k])
+        if gap < 3.0 * self._sigma_of(j, a) + _JUNCTION_GAP_MM and self._claim_pair(j, k, t_a):
+            self._event(EventKind.CONTACT, t_on, a, (ev.objects[0], self._ref(k)), p,
+                        ev.confidence, sigma_t)
+            self._pressed_cushion(k, k_xy - p, t_on, a)
 
     def _pressed_cushion(self, s: int, push_xy: np.ndarray, t_s: float, a: int) -> None:
         """A resting object against a cushion, pushed into it (``push_xy`` the line of
