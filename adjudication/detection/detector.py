@@ -503,6 +503,12 @@ def _way_meets_line(start: np.ndarray, through: np.ndarray, p0: np.ndarray, v: n
             abs(det) / norms)
 
 
+def _off_line(way: np.ndarray, line: np.ndarray) -> bool:
+    """Whether motion along ``way`` goes more than 60 degrees off ``line``, a line of
+    centres (``_PUSH_COS``): a push along that line did not send it."""
+    return float(way @ line) < _PUSH_COS * float(np.linalg.norm(way) * np.linalg.norm(line))
+
+
 def _snap_touching(xy: np.ndarray, radius_mm: np.ndarray) -> np.ndarray:
     """``xy`` of resting objects of ``radius_mm`` moved the least (in squares) that sets
     every pair resting within ``_SNAP_GAP_MM`` of touching exactly touching: a rack's
@@ -2763,11 +2769,9 @@ class MotionEventDetector:
         return True
 
     def _off_row(self, s: int, k: int, way: np.ndarray) -> bool:
-        """Whether slot ``s`` moving along ``way`` goes more than 60 degrees off the line
-        from its touching neighbour ``k`` (``_PUSH_COS``): no push from ``k`` sent it."""
-        line = self._rest_xy[s] - self._rest_xy[k]
-        return float(way @ line) < _PUSH_COS * float(np.linalg.norm(line)) * float(
-            np.linalg.norm(way))
+        """Whether slot ``s`` moving along ``way`` goes off the line from its touching
+        neighbour ``k`` (``_off_line``): no push from ``k`` sent it."""
+        return _off_line(way, self._rest_xy[s] - self._rest_xy[k])
 
     def _take_back_pushes(self, s: int, pushers: list[int]) -> bool:
         """Take back the pending pushes into slot ``s`` from ``pushers`` (reported down a
@@ -4860,9 +4864,7 @@ class MotionEventDetector:
         chain = [roots[0]]
         while chain[-1] != k_s:
             chain.append(int(back[chain[-1]]))
-        link = xy[k_s] - xy[chain[-2]]
-        shift = now_xy - rest_xy
-        if float(shift @ link) < _PUSH_COS * float(np.linalg.norm(shift) * np.linalg.norm(link)):
+        if _off_line(now_xy - rest_xy, xy[k_s] - xy[chain[-2]]):
             return False  # (it moved off the row's line: not pushed down it)
         root = int(slots[chain[0]])
         t_on = hit_t[root]
