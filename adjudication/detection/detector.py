@@ -1225,6 +1225,7 @@ class MotionEventDetector:
         self._slow_bent: set[int] = set()  # slots bent only by the slow test
         # (and only by the touch test, ``_touch_bends``)
         self._touch_only: set[int] = set()
+        self._touched: dict[int, set[int]] = {}  # (and whom the touch test found them touch)
         self._from_start: set[int] = set()  # slots whose path runs from where they left rest
         # (and those whose path is the line from there through one sighting)
         self._drawn_from_rest: set[int] = set()
@@ -1565,7 +1566,10 @@ class MotionEventDetector:
         later[np.arange(len(hit)), first_k] = False
         away = np.all((along > 0) | ~later[:, None, :], axis=2)
         straight = np.einsum("hk,hpk->hp", last, nrm[hit]) > _TOUCH_COS * size[:, None]
-        out[r_] = big & np.any(near[hit] & away & straight, axis=1)
+        met = near[hit] & away & straight & big[:, None]
+        out[r_] = met.any(axis=1)
+        for h in met.any(axis=1).nonzero()[0].tolist():
+            self._touched[int(moving[r_[h]])] = set(slots[met[h]].tolist())
         return out
 
     def _premature(self, s: int, a: int, t_a: float) -> bool:
@@ -1746,9 +1750,13 @@ class MotionEventDetector:
                             (eval_path(ci, tc) - eval_path(cj, tc))
                             @ (eval_velocity(ci, tc) - eval_velocity(cj, tc))) > 0.0:
                         continue  # moving apart all the window: they touched before, if ever
-                    if not exact_only and j in moving_before and (
-                            i in self._touch_only or j in self._touch_only):
-                        continue  # (a touch test's bend is a touch's, not a near pass's)
+                    if not exact_only and j in moving_before and any(
+                            k in self._touch_only and (m not in self._touched.get(k, ())
+                                                       or gap > self._sigma_of(k, a))
+                            for k, m in ((i, j), (j, i))):
+                        # (a touch test's bend is a touch's, not a near pass's: but a pass
+                        # within the noise of touching the one it touched is that touch)
+                        continue
                     conf = math.exp(-((max(gap, 0.0) / s_.contact_gate_mm) ** 2)) * 0.8
                     if t_late is not None and tc >= tau1 + reach - 1e-9:
                         # (nearest as the window ends, still closing, and the paths
