@@ -3901,3 +3901,14 @@ def test_balls_meeting_while_one_is_hidden_are_met_where_their_paths_pass_within
     events = _recorded(POOL, "balls_meeting_while_one_is_hidden_tracks.json")
     met = [e for e in of(events, EventKind.CONTACT) if set(e.ids) == {2, 10}]
     assert len(met) == 1 and abs(met[0].t_s - 1.468) < 0.02
+
+
+def test_thin_graze_is_met_where_the_touch_test_bends_the_striker_along_the_line_of_centres():
+    # pool seed 0 shot 239: the cue ball grazes ball 7 at 1.4405 s, each turned by about
+    # 80 mm/s, less than two fitted velocities' noise (_kick_least, 180 mm/s); 7's path
+    # bends too little for any test. The cue ball's sightings leave its path, frame after
+    # frame, away from 7 along their line of centres (the touch test), and their paths
+    # pass within a sigma of touching: that graze
+    events = _recorded(POOL, "thin_graze_turning_neither_ball_past_the_noise_tracks.json")
+    met = [e for e in of(events, EventKind.CONTACT) if set(e.ids) == {1, 7}]
+    assert len(met) == 1 and abs(met[0].t_s - 1.4405) < 0.02

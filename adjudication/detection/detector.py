@@ -1731,8 +1731,9 @@ class MotionEventDetector:
                         tc = None
                 conf = 1.0
                 if tc is None:
-                    if exact_only and not (bend[i] and i in moving_before and self._kicked_off(
-                            i, j, ci, cj, r, a, t_a, tau0, tau1 + reach)):
+                    if exact_only and not (bend[i] and i in moving_before and (
+                            self._kicked_off(i, j, ci, cj, r, a, t_a, tau0, tau1 + reach)
+                            or self._touched_within(i, j, ci, cj, r, a, tau0, tau1 + reach))):
                         continue
                     tc, dmin = closest_approach(ci, cj, tau0, tau1 + (reach if missed else 0.0))
                     gap = dmin - r
@@ -2296,6 +2297,17 @@ class MotionEventDetector:
         size = float(np.linalg.norm(kick))
         return (closing >= _TOUCH_MIN_APPROACH_MM_S and size >= self._kick_least(i, a)
                 and float(kick @ nrm) > _TOUCH_COS * size)
+
+    def _touched_within(self, i: int, j: int, ci: np.ndarray, cj: np.ndarray, r_mm: float,
+                        a: int, tau0: float, tau1: float) -> bool:
+        """Whether the touch test bent mover ``i`` where it touched ``j``, and their paths
+        ``ci``, ``cj`` pass within the sightings' noise (one sigma) of touching: a graze
+        that turned ``j`` too little for any test of ``j`` alone, and ``i`` by less than
+        ``_kick_least``, but steadily, frame after frame, away along their line of centres
+        (which is what the touch test found)."""
+        if j not in self._touched.get(i, ()):
+            return False
+        return closest_approach(ci, cj, tau0, tau1)[1] - r_mm <= self._sigma_of(i, a)
 
     def _strayed(self, s: int, a: int, coef: np.ndarray, t_a: float) -> bool:
         """Whether slot ``s``'s first sighting after frame ``a`` lies off its path ``coef``
