@@ -342,6 +342,9 @@ _MET_AFTER_S = 0.002
 #: ... and, where its way in is seen, its turn has a share along the second one's line of
 #: centres beyond this many sigma of the noise (a single contact turns it along one).
 _MET_AFTER_Z = 4.0
+#: ... and beyond this share of the whole turn (a fitted way out, run back a frame to
+#: the hit, errs by more than its noise says: a tenth or so of the turn).
+_MET_AFTER_SHARE = 0.25
 #: ... and, where it was seen only leaving rest, one contact would have sped it up (its
 #: speed along the first one's contact, kept, is more than it had; its way in slants to
 #: that contact by this cosine at least, for the test to tell).
@@ -3104,9 +3107,11 @@ class MotionEventDetector:
             dv = eval_velocity(cout, tk) - eval_velocity(cin, t1)
             # (noise of the turn across root's line of centres: both velocities, and
             # where on root's circle the way in met it)
-            s_dv = math.hypot(s_out, s_in, float(np.linalg.norm(dv)) * s_at / float(
+            size = float(np.linalg.norm(dv))
+            s_dv = math.hypot(s_out, s_in, size * s_at / float(
                 self._radius[m] + self._radius[root]))
-            if det < 1e-3 or float(np.linalg.solve(basis, dv)[1]) < _MET_AFTER_Z * s_dv / det:
+            if det < 1e-3 or float(np.linalg.solve(basis, dv)[1]) < max(
+                    _MET_AFTER_Z * s_dv / det, _MET_AFTER_SHARE * size):
                 return
         if not self._claim_pair(m, k, t_a):
             return
