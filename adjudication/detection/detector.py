@@ -342,8 +342,8 @@ _MET_AFTER_S = 0.002
 #: ... and, where its way in is seen, its turn has a share along the second one's line of
 #: centres beyond this many sigma of the noise (a single contact turns it along one).
 _MET_AFTER_Z = 4.0
-#: ... and beyond this share of the whole turn (a fitted way out, run back a frame to
-#: the hit, errs by more than its noise says: a tenth or so of the turn).
+#: ... and beyond this share of the whole turn (fitted ways in and out, run a frame to
+#: the hit, err by more than their noise says: a seventh of the turn, off a held pawn).
 _MET_AFTER_SHARE = 0.25
 #: ... and, where it was seen only leaving rest, one contact would have sped it up (its
 #: speed along the first one's contact, kept, is more than it had; its way in slants to
