@@ -3933,3 +3933,14 @@ def test_puck_off_a_held_pawn_passing_its_neighbour_met_only_the_pawn_it_hit():
     events = _recorded(NOVUSS, "puck_off_a_held_pawn_past_its_neighbour_tracks.json")
     assert [set(e.ids) for e in of(events, EventKind.CONTACT) if 1 in e.ids] == [{1, 4}]
     assert not _cushions_of(events, 3, 0.8, 1.2)
+
+
+def test_cue_ball_into_a_touching_triangle_met_the_ball_its_turn_runs_along():
+    # pool seed 3 shot 146: the cue ball meets ball 2 of a touching triangle (2, 3, 4) at
+    # 0.7312 s; its fitted path in runs a mm into 4 a ms earlier, and 4, which never moves,
+    # could have passed a hit on to 3. The cue ball's turn runs along its line of centres
+    # with 2, not with 4: it met 2, the first contact (for review: the paths alone would
+    # have had 4)
+    events = _recorded(POOL, "cue_ball_into_a_triangle_turned_by_the_ball_it_met_tracks.json")
+    met = [set(e.ids) for e in of(events, EventKind.CONTACT) if 1 in e.ids]
+    assert met[0] == {1, 2} and {1, 4} not in met

@@ -1831,8 +1831,9 @@ class MotionEventDetector:
         # (a near miss passing a hit on through a resting object is no contact where the
         # striker's path touches another object in the same frame: that touch started it)
         touched = [c for c in cands if c.conf == 1.0 and not c.cradle]
-        cands = [c for c in cands if not (c.cradle and c.conf < 1.0 and any(
-            t.i == c.i and t.j != c.j and abs(t.tc - c.tc) < self._dt for t in touched))]
+        cands = [c for c in cands if not (c.cradle and any(
+            t.i == c.i and t.j != c.j and abs(t.tc - c.tc) < self._dt and (
+                c.conf < 1.0 or self._turned_along(t, c, paths, a, t_a)) for t in touched))]
         # (nor is a near miss of a resting object where the mover's path meets, at the same
         # time, another that leaves rest frames sooner: the mover, turned by that one, may
         # drift on into it, and its start, judged when it comes, times that contact)
@@ -2531,6 +2532,25 @@ class MotionEventDetector:
             if dmin - c.rsum_mm > _REACH_GAP_MM:
                 return False
         return True
+
+    def _turned_along(self, c: _Candidate, o: _Candidate, paths: dict[int, np.ndarray],
+                      a: int, t_a: float) -> bool:
+        """Whether striker ``c.i``'s turn (its velocity after frame ``a`` against its path
+        in) runs along its line of centres with ``c.j`` (``_TOUCH_COS``) and not with
+        ``o.j``'s: of two it touched within a frame, one hit on and one a resting object
+        passing a hit on, the turn tells which it met. Not on a Novuss board: a puck into
+        the junction of a row the cushion holds meets both, and turns off both."""
+        if self.spec.family is Family.NOVUSS:
+            return False
+        after = self._velocity_after(c.i, a, t_a)
+        if after is None:
+            return False
+        ci = paths[c.i]
+        def cos(x: _Candidate) -> float:
+            dv = after - eval_velocity(ci, x.tc)
+            nrm = eval_path(ci, x.tc) - eval_path(paths[x.j], x.tc)
+            return float(dv @ nrm) / max(float(np.linalg.norm(dv) * np.linalg.norm(nrm)), 1e-9)
+        return cos(c) >= _TOUCH_COS > cos(o)
 
     def _drifted_into(self, c: _Candidate, cands: list[_Candidate], moving_before: set[int]
                       ) -> bool:
