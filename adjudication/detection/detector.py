@@ -1570,8 +1570,9 @@ class MotionEventDetector:
         away = np.all((along > 0) | ~later[:, None, :], axis=2)
         straight = np.einsum("hk,hpk->hp", last, nrm[hit]) > _TOUCH_COS * size[:, None]
         met = near[hit] & away & straight & big[:, None]
-        out[r_] = met.any(axis=1)
-        for h in met.any(axis=1).nonzero()[0].tolist():
+        bent = met.any(axis=1)
+        out[r_] = bent
+        for h in bent.nonzero()[0].tolist():
             self._touched[int(moving[r_[h]])] = set(slots[met[h]].tolist())
         return out
 
@@ -1755,8 +1756,7 @@ class MotionEventDetector:
                             @ (eval_velocity(ci, tc) - eval_velocity(cj, tc))) > 0.0:
                         continue  # moving apart all the window: they touched before, if ever
                     if not exact_only and j in moving_before and any(
-                            k in self._touch_only and (m not in self._touched.get(k, ())
-                                                       or gap > self._sigma_of(k, a))
+                            k in self._touch_only and not self._touch_partner(k, m, gap, a)
                             for k, m in ((i, j), (j, i))):
                         # (a touch test's bend is a touch's, not a near pass's: but a pass
                         # within the noise of touching the one it touched is that touch)
@@ -2034,8 +2034,7 @@ class MotionEventDetector:
                 kick = after - eval_velocity(paths[j], tau_h)
                 size = float(np.linalg.norm(kick))
                 on = at(j) - at(parent[j])
-                if size < self._kick_least(j, a) or float(kick @ on) < _PUSH_COS * size * float(
-                        np.linalg.norm(on)):
+                if size < self._kick_least(j, a) or _off_line(kick, on):
                     continue
                 chain = [j]
                 while chain[-1] != root:
@@ -2309,9 +2308,14 @@ class MotionEventDetector:
         that turned ``j`` too little for any test of ``j`` alone, and ``i`` by less than
         ``_kick_least``, but steadily, frame after frame, away along their line of centres
         (which is what the touch test found)."""
-        if j not in self._touched.get(i, ()):
-            return False
-        return closest_approach(ci, cj, tau0, tau1)[1] - r_mm <= self._sigma_of(i, a)
+        return j in self._touched.get(i, ()) and self._touch_partner(
+            i, j, closest_approach(ci, cj, tau0, tau1)[1] - r_mm, a)
+
+    def _touch_partner(self, i: int, j: int, gap_mm: float, a: int) -> bool:
+        """Whether the touch test found mover ``i`` touching ``j`` (``_touched``), and
+        their paths pass ``gap_mm`` apart, within one sigma of ``i``'s sightings: that
+        pass is the touch the test found."""
+        return j in self._touched.get(i, ()) and gap_mm <= self._sigma_of(i, a)
 
     def _strayed(self, s: int, a: int, coef: np.ndarray, t_a: float) -> bool:
         """Whether slot ``s``'s first sighting after frame ``a`` lies off its path ``coef``
@@ -3757,7 +3761,7 @@ class MotionEventDetector:
         # object than it rested (on its way in: a straight bounce comes back over its rest)
         t_rest = float((self._rest_xy[s] - p0) @ v) / qa
         miss = float(np.linalg.norm(p0 + v * t_rest - self._rest_xy[s]))
-        if float(came @ into) < _PUSH_COS * dist * float(np.linalg.norm(into)):
+        if _off_line(came, into):
             # its path only passes by: a contact if it grazed an object, bent away from it
             # (a puck along a row the cushion holds: the pawn never moves)
             slack = self._noise_mm(s, a)
