@@ -3944,3 +3944,13 @@ def test_cue_ball_into_a_touching_triangle_met_the_ball_its_turn_runs_along():
     events = _recorded(POOL, "cue_ball_into_a_triangle_turned_by_the_ball_it_met_tracks.json")
     met = [set(e.ids) for e in of(events, EventKind.CONTACT) if 1 in e.ids]
     assert met[0] == {1, 2} and {1, 4} not in met
+
+
+def test_hit_on_a_ball_drifting_beside_another_passes_through_to_it_at_once():
+    # pool seed 3 shot 25 (a break): balls 2 and 4 drift side by side a mm apart at 70
+    # mm/s; the cue ball meets 2 at 0.9512 s and 2 passes the hit to 4 3 ms later. Their
+    # paths, fitted across the hit to the noise, met 50 ms on: the pair touched already
+    # when 2 was hit, so the hit went through then
+    events = _recorded(POOL, "hit_passed_through_a_drifting_pair_tracks.json")
+    met = [e for e in of(events, EventKind.CONTACT) if set(e.ids) == {2, 4} and e.t_s > 0.9]
+    assert len(met) == 1 and abs(met[0].t_s - 0.9545) < 0.01

@@ -1882,6 +1882,7 @@ class MotionEventDetector:
             self._last_pair_t[(min(c.i, c.j), max(c.i, c.j))] = t_a
             t_hit = self._timed_by_departure(
                 striker, other, c.tc if c.run_on is None else c.run_on, a, t_a, moving_before)
+            t_hit = self._passed_through(c.i, c.j, t_hit, paths, a, t_a, moving_before)
             if t_hit != c.tc:
                 c = dataclasses.replace(c, tc=t_hit)
                 p_s = self._back_inside(striker, eval_path(paths[striker], c.tc))
@@ -1992,6 +1993,33 @@ class MotionEventDetector:
         if t_on is None:
             return tc
         return max(t_on - t_a, float(self._t_start[striker]) - t_a)
+
+    def _passed_through(self, i: int, j: int, tc: float, paths: dict[int, np.ndarray],
+                        a: int, t_a: float, moving_before: set[int]) -> float:
+        """When (relative to frame ``a``) movers ``i`` and ``j``, found touching at ``tc``,
+        met: where one of them was hit by a third object within two frames before ``tc``
+        and the two touched already then (within ``_TOUCH_GAP_MM``: a pair drifting
+        together after a break), the hit passed through at once; their paths, fitted
+        across that hit to the noise, meet wherever their gap of a mm closes."""
+        if i not in moving_before or j not in moving_before:
+            return tc
+        best = tc
+        for m in (i, j):
+            t_h = self._contact_t.get(m, -math.inf) - t_a
+            if not tc - 2.0 * self._dt < t_h < tc:
+                continue
+            if not np.all(self._left_t[[i, j]] < t_a + t_h - self._dt):
+                continue  # (one left rest with that hit: the pair's gap is a guess)
+            ids = {int(self._ids[i]), int(self._ids[j])}
+            if not any(ev.kind is EventKind.CONTACT and ev.t_s == t_h + t_a
+                       and {o.id for o in ev.objects} & ids == {int(self._ids[m])}
+                       for ev, _ in self._pending):
+                continue  # (hit by the other of the pair: they parted and met again)
+            gap = float(np.linalg.norm(eval_path(paths[i], t_h) - eval_path(paths[j], t_h))
+                        - self._radius[i] - self._radius[j])
+            if gap < _TOUCH_GAP_MM + 2.0 * self._sigma_of(m, a):
+                best = min(best, t_h)
+        return best
 
     def _moving_cradle(self, a: int, tau0: float, paths: dict[int, np.ndarray],
                        bend: np.ndarray, explained: set[int], moving_before: set[int],
