@@ -3954,3 +3954,12 @@ def test_hit_on_a_ball_drifting_beside_another_passes_through_to_it_at_once():
     events = _recorded(POOL, "hit_passed_through_a_drifting_pair_tracks.json")
     met = [e for e in of(events, EventKind.CONTACT) if set(e.ids) == {2, 4} and e.t_s > 0.9]
     assert len(met) == 1 and abs(met[0].t_s - 0.9545) < 0.01
+
+
+def test_puck_off_a_pawn_into_a_cushion_it_is_seen_only_leaving_met_that_cushion():
+    # Novuss seed 4 shot 105: the puck, struck from its rest, meets pawn 7 at 0.4301 s
+    # (found from 7's start), is seen once on its way on, and meets cushion a at 0.4630 s,
+    # 3 ms before it is seen coming off. Its way in from rest bends at 7, so it does not
+    # run on to the cushion; its way in from where it met 7 does
+    events = _recorded(NOVUSS, "puck_off_a_pawn_into_the_cushion_before_seen_again_tracks.json")
+    assert [(c, round(t, 2)) for c, t in _cushions_of(events, 1, 0.4, 0.6)] == [("a", 0.46)]

@@ -4049,7 +4049,8 @@ class MotionEventDetector:
         of a cushion slot ``s`` hit after it left rest (at ``left_s`` relative to frame
         ``a``; with ``unsure_start``, no earlier than that) and before it was first seen
         moving: its path after (at ``min_speed_mm_s`` or more), run back in time, crosses
-        that cushion's touching line, coming from its rest position."""
+        that cushion's touching line, coming from its rest position or, failing that, from
+        a contact it made since (a puck off a row's pawn into the cushion holding it)."""
         tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
         fit = self._line_after(s, a, t_a, tt, xa)
         if fit is None:
@@ -4058,7 +4059,6 @@ class MotionEventDetector:
         speed = math.sqrt(float(v @ v))
         if speed < max(min_speed_mm_s, 1e-6):
             return None
-        r = float(self._radius[s])
         start = self._start_xy[s]
         if unsure_start:
             # a plain stroke's path, run back, passes over its rest (after it was last
@@ -4068,13 +4068,32 @@ class MotionEventDetector:
             if t_rest > left_s and miss <= 3.0 * self._sigma_of(s, a) + (
                     self.settings.onset_min_mm):
                 return None
+        found = self._bounce_off(s, a, t_a, left_s, start, left_s, p0, v, k, tt, xa,
+                                 unsure_start)
+        made = self._struck_from.get(s)
+        if found is None and made is not None and left_s < made[0] - t_a:
+            # (it met an object after it left rest, on its way to the cushion: a puck off
+            # a row's pawn into the cushion that holds the row; its way in runs from there)
+            found = self._bounce_off(s, a, t_a, left_s, made[1], made[0] - t_a, p0, v, k,
+                                     tt, xa, unsure_start)
+        return found
+
+    def _bounce_off(self, s: int, a: int, t_a: float, left_s: float, start: np.ndarray,
+                    from_s: float, p0: np.ndarray, v: np.ndarray, k: int, tt: np.ndarray,
+                    xa: np.ndarray, unsure_start: bool
+                    ) -> tuple[int, float, np.ndarray, float] | None:
+        """``_bounce_before_seen`` for a way in from ``start`` (its rest, or a contact it
+        made after it left), left at ``from_s``, and a way out ``p0 + v tau`` fitted from
+        sighting ``k`` of ``tt``, ``xa``."""
+        r = float(self._radius[s])
+        speed = math.sqrt(float(v @ v))
         # (a first sighting the line left out only for its noise is on the way out too)
         first_in = k > 0 and float(np.linalg.norm(xa[0] - p0 - v * tt[0])) > (
             5.0 * self._sigma_of(s, a) + self.settings.onset_min_mm)
         # (struck by an object: its line out, run back, meets the cushion as the hit
         # started it, to within the few ms either is timed to: it bounced just after)
         hit = self._hit_times().get(s, -math.inf) - t_a
-        early_s = _START_SLACK_S if abs(hit - left_s) < 1e-3 else 0.0
+        early_s = _START_SLACK_S if abs(hit - left_s) < 1e-3 and from_s == left_s else 0.0
         for c in range(len(self._cush_a)):
             n = self._cush_n[c]
             vn = float(v @ n)
@@ -4084,9 +4103,9 @@ class MotionEventDetector:
                     self.settings.onset_min_mm):
                 continue  # (off it too slowly to time the bounce within a frame)
             tc = -(float((p0 - self._cush_a[c]) @ n) - r) / vn
-            if not left_s + 1e-3 - early_s < tc < float(tt[k]) + 0.5 * self._dt:
+            if not from_s + 1e-3 - early_s < tc < float(tt[k]) + 0.5 * self._dt:
                 continue  # (seen at the cushion: it may bounce just after)
-            tc = max(tc, left_s + 1e-3)
+            tc = max(tc, from_s + 1e-3)
             if first_in and tc <= float(tt[0]):
                 continue  # (its first sighting, still on the way in, comes before)
             touch = p0 + v * tc
@@ -4107,18 +4126,18 @@ class MotionEventDetector:
             if self._touches_resting(s, touch, slack, p0 + v * float(tt[k]),
                                      ahead_clear_mm=self._sigma_of(s, a)):
                 continue  # (its way out passes an object it may have come off instead)
-            if unsure_start and tc > left_s:
+            if unsure_start and tc > from_s:
                 # (a cushion keeps most of the speed along it: a way in from rest, in the
                 # time it had, much faster along the cushion than the way out came off
                 # something else)
-                v_in = came / (tc - left_s)
+                v_in = came / (tc - from_s)
                 along_in = float(np.linalg.norm(v_in - float(v_in @ n) * n))
                 if float(np.linalg.norm(v - vn * n)) < 0.5 * along_in:
                     continue
             # (left at its speed off the cushion at the earliest: it came in faster)
-            tau0 = max(left_s, tc - float(np.linalg.norm(came)) / speed) if (
-                unsure_start) else left_s
-            if not self._on_way_in(s, a, t_a, tau0, tc, touch):
+            tau0 = max(from_s, tc - float(np.linalg.norm(came)) / speed) if (
+                unsure_start) else from_s
+            if not self._on_way_in(s, a, t_a, tau0, tc, touch, start):
                 continue  # (seen elsewhere on its way: it bounced off something else)
             return c, tc, touch, tau0
         return None
@@ -4145,18 +4164,19 @@ class MotionEventDetector:
         return bool(np.any(gap <= slack_mm))
 
     def _on_way_in(self, s: int, a: int, t_a: float, tau0: float, tau1: float,
-                   touch: np.ndarray) -> bool:
-        """Whether slot ``s``'s sightings between leaving rest (``tau0``) and a cushion
-        touch at ``tau1`` lie on the straight way from its rest to that ``touch``: off it by
-        no more than the noise, and along it within a factor of 1.5 of where going there
-        at one speed puts them (the start's timing is less sure than a position)."""
+                   touch: np.ndarray, start: np.ndarray) -> bool:
+        """Whether slot ``s``'s sightings between leaving ``start`` (its rest, or a contact
+        after it, at ``tau0``) and a cushion touch at ``tau1`` lie on the straight way from
+        there to that ``touch``: off it by no more than the noise, and along it within a
+        factor of 1.5 of where going there at one speed puts them (the start's timing is
+        less sure than a position)."""
         tt, xa = self._samples(s, a - 2 * self.settings.fit_frames, a, t_a)
         on = (tt > tau0) & (tt < tau1)
-        way = touch - self._start_xy[s]
+        way = touch - start
         length = float(np.linalg.norm(way))
         if not np.any(on) or length < 1e-6 or tau1 - tau0 <= 1e-4:
             return True
-        rel = xa[on] - self._start_xy[s]
+        rel = xa[on] - start
         along = rel @ way / length
         off = np.linalg.norm(rel - along[:, None] * way / length, axis=1)
         timed = length * (tt[on] - tau0) / (tau1 - tau0)
@@ -4167,7 +4187,7 @@ class MotionEventDetector:
             return True
         # (or at one speed from a start its sightings off rest time, after it was last
         # seen at rest: a start run back from a bounce it hid may be frames early)
-        still = np.linalg.norm(xa - self._start_xy[s], axis=1) <= tol
+        still = np.linalg.norm(xa - start, axis=1) <= tol
         t_rest = float(tt[still].max()) if still.any() else -math.inf
         away = ~still[on] & (tt[on] > t_rest)
         if not np.all(away | still[on]) or not away.any():
