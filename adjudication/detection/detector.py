@@ -1860,6 +1860,8 @@ class MotionEventDetector:
             if c.bounce_only and c.i in explained and not (
                     c.i in deflected and c.tc - deflected[c.i][0] < _SAME_TOUCH_S):
                 continue  # (a bounce off two held objects at once: a row's junction)
+            if c.bounce_only and self._bounced_before(c.i, tau0, c.tc, t_a):
+                continue  # (its path in, run on past a cushion it met, reaches the object)
             if not self._reaches(c, paths, moving_before, earlier | deflected, a, t_a):
                 continue
             ci, cj = paths[c.i], paths[c.j]
@@ -1993,6 +1995,12 @@ class MotionEventDetector:
         if t_on is None:
             return tc
         return max(t_on - t_a, float(self._t_start[striker]) - t_a)
+
+    def _bounced_before(self, s: int, lo: float, tc: float, t_a: float) -> bool:
+        """Whether slot ``s`` was reported at a cushion between ``lo`` and ``tc`` (relative
+        to ``t_a``): its bend is that bounce, whatever its path in, run on, reaches after
+        (a held pawn beside the cushion a puck came off)."""
+        return any(lo <= t_k - t_a < tc for (m, _), t_k in self._last_cush_t.items() if m == s)
 
     def _passed_through(self, i: int, j: int, tc: float, paths: dict[int, np.ndarray],
                         a: int, t_a: float, moving_before: set[int]) -> float:
