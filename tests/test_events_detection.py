@@ -3973,3 +3973,14 @@ def test_puck_off_its_cushion_beside_a_held_pawn_did_not_meet_the_pawn():
     events = _recorded(NOVUSS, "puck_off_its_cushion_beside_a_held_pawn_tracks.json")
     assert not of(events, EventKind.CONTACT)
     assert [c for c, _ in _cushions_of(events, 1, 0.4, 0.6)] == ["a"]
+
+
+def test_puck_into_a_junction_met_the_pawn_its_path_touched_first():
+    # Novuss seed 4 shot 72: the puck meets pawn 5, which cushion b holds, at 0.9663 s,
+    # beside pawn 6. Its path in touches 5 and passes within the gate of 6 a fraction of
+    # a ms later, when it had turned off 5 already: one contact, and 6 neither met nor
+    # pressed into the cushion
+    events = _recorded(NOVUSS, "puck_into_a_junction_touching_one_pawn_first_tracks.json")
+    met = [set(e.ids) for e in of(events, EventKind.CONTACT) if 1 in e.ids]
+    assert met[0] == {1, 5} and {1, 6} not in met
+    assert not _cushions_of(events, 6, 0.9, 1.1)

@@ -1846,6 +1846,12 @@ class MotionEventDetector:
         # (nor a touch of a held object that the striker's path in passes on, straight, to
         # turn at another held object later: it passed the first within the noise)
         cands = [c for c in cands if not self._passed_before_turn(c, cands, paths[c.i], a, t_a)]
+        # (nor a near miss of a held object beside one the striker's path touched before,
+        # within a frame: a puck into a row's junction met the one its path reaches, and
+        # turned off it before it came nearest the other)
+        cands = [c for c in cands if not (c.bounce_only and c.conf < 1.0 and any(
+            o.i == c.i and o.bounce_only and o.conf >= 1.0 and 0.0 <= c.tc - o.tc < self._dt
+            and o.j in self._resting_against(c.j).tolist() for o in cands))]
         deflected: dict[int, tuple[float, np.ndarray | None]] = {}
         pushed_n: dict[int, np.ndarray] = {}  # deflected -> its line of centres, to the other
         # striker, and object hit -> their hit: a cushion either met before its next
