@@ -3984,3 +3984,14 @@ def test_puck_into_a_junction_met_the_pawn_its_path_touched_first():
     met = [set(e.ids) for e in of(events, EventKind.CONTACT) if 1 in e.ids]
     assert met[0] == {1, 5} and {1, 6} not in met
     assert not _cushions_of(events, 6, 0.9, 1.1)
+
+
+def test_stroke_into_a_junction_names_no_pawn_its_way_in_cannot_bounce_off():
+    # Novuss seed 6 shot 164: the puck, struck down and left from 12 mm above the junction
+    # of pawns 16 and 17, meets 16 at 0.4270 s and leaves to the left; 16, pressed into
+    # cushion a, sends 17 off to the right. The line out, run back, leaves 17's touching
+    # circle last, but no speed along the way in from the puck's rest turns off 17 onto
+    # it (it would have to come in backwards): 17 is not named with confidence
+    events = _recorded(NOVUSS, "stroke_off_the_far_pawn_of_a_junction_tracks.json")
+    first = next(e for e in of(events, EventKind.CONTACT) if 1 in e.ids)
+    assert set(first.ids) == {1, 16} or first.confidence < 0.5

@@ -3774,18 +3774,31 @@ class MotionEventDetector:
         else:
             # (a graze leaves along the touching circle: a line fitted to the noisy path
             # after may pass as far as its noise outside it)
+            picked: tuple[float, np.ndarray, int] | None = None
             for widen in (0.0, 3.0 * self._sigma_of(s, a)):
                 tau = self._leaves(p0, v, self._rest_xy[rest], big_r + widen)
                 ok = (tau > after) & (tau < float(tt[k]) + 0.5 * self._dt) & ~receding
-                if np.any(ok):
+                if not np.any(ok):
+                    continue
+                m = int(np.argmax(np.where(ok, tau, -np.inf)))
+                if k == 1:
+                    # (the line, run back, may cut the circle of the next one along a row
+                    # by its noise)
+                    m = self._touched_at_turn(s, a, xa[0], p0, v, rest, big_r, ok, m)
+                # (a line cutting two circles, a junction's: the one it left last may be
+                # one no way in from its rest bounces off onto that line; one it only
+                # passes within its noise may be)
+                bounces = [x for x in ok.nonzero()[0].tolist()
+                           if self._reflects(s, int(rest[x]), p0 + v * float(tau[x]), v)]
+                if bounces and m not in bounces:
+                    m = max(bounces, key=lambda x: float(tau[x]))
+                if picked is None or m in bounces:
+                    picked = (widen, tau, m)
+                if m in bounces:
                     break
-            else:
+            if picked is None:
                 return None
-            m = int(np.argmax(np.where(ok, tau, -np.inf)))
-            if k == 1:
-                # (the line, run back, may cut the circle of the next one along a row by
-                # its noise)
-                m = self._touched_at_turn(s, a, xa[0], p0, v, rest, big_r, ok, m)
+            widen, tau, m = picked
             tc = float(tau[m])
             if widen > 0.0:  # (the touch: where it came nearest)
                 tc = float((self._rest_xy[rest[m]] - p0) @ v) / qa
@@ -3848,6 +3861,20 @@ class MotionEventDetector:
                 - t_a):
             return None
         return j, tc, touch, self._stroke_conf(s, a, k, xa, rest[rest != j])
+
+    def _reflects(self, s: int, j: int, touch: np.ndarray, v: np.ndarray) -> bool:
+        """Whether slot ``s``, come straight from its rest to ``touch`` on resting ``j``'s
+        touching circle, can leave at ``v``: a contact changes its velocity along their
+        line of centres only, so some speed in along its way in (forward) gives ``v``.
+        True where that way runs along the line of centres (no telling)."""
+        n = touch - self._rest_xy[j]
+        d_in = touch - self._rest_xy[s]
+        n = n / max(float(np.linalg.norm(n)), 1e-9)
+        d_in = d_in / max(float(np.linalg.norm(d_in)), 1e-9)
+        cross = float(d_in[0] * n[1] - d_in[1] * n[0])
+        if abs(cross) < 0.1:
+            return True
+        return float(v[0] * n[1] - v[1] * n[0]) / cross > 0.0
 
     def _stroke_conf(self, s: int, a: int, k: int, xa: np.ndarray, objs: np.ndarray
                      ) -> float:
