@@ -3995,3 +3995,13 @@ def test_stroke_into_a_junction_names_no_pawn_its_way_in_cannot_bounce_off():
     events = _recorded(NOVUSS, "stroke_off_the_far_pawn_of_a_junction_tracks.json")
     first = next(e for e in of(events, EventKind.CONTACT) if 1 in e.ids)
     assert set(first.ids) == {1, 16} or first.confidence < 0.5
+
+
+def test_stroke_into_its_own_cushion_seen_twice_before_a_graze_met_that_cushion():
+    # Novuss seed 5 shot 12: the puck, at rest 12 mm from cushion a until 0.40 s, is struck
+    # into it at a slant and meets it at 0.4230 s; it grazes pawn 17 at 0.4849 s, between
+    # its second and third sightings, so no three lie on a line. The line through the
+    # first two, run back, meets the cushion, and the way in from its rest reaches it
+    events = _recorded(NOVUSS, "puck_off_its_cushion_seen_twice_before_a_graze_tracks.json")
+    found = _cushions_of(events, 1, 0.38, 0.48)
+    assert [c for c, _ in found] == ["a"] and abs(found[0][1] - 0.4230) < 0.005

@@ -4056,6 +4056,16 @@ class MotionEventDetector:
                 return coef, k
         return None
 
+    def _pair_line(self, tt: np.ndarray, xa: np.ndarray) -> tuple[np.ndarray, int] | None:
+        """The line through the first two sightings, a frame apart (and the index of the
+        first, 0): where no three lie on a line, a hit just after bending the third away.
+        (Not the second and third where the first is still on the way in: a line through
+        two of them may pass for either way, and taken so it found one cushion, missed
+        one and made one up on the development seeds.)"""
+        if len(tt) < 2 or float(tt[1] - tt[0]) >= 1.5 * self._dt:
+            return None
+        return fit_path(tt[:2], xa[:2], 1)[0], 0
+
     def _late_roots(self, found: set[int]) -> None:
         """Objects seen leaving rest in an earlier frame with no cause then, whose hit
         ``_causes`` found now, from the striker's bend: tested for a cushion met before
@@ -4094,9 +4104,25 @@ class MotionEventDetector:
         a contact it made since (a puck off a row's pawn into the cushion holding it)."""
         tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
         fit = self._line_after(s, a, t_a, tt, xa)
-        if fit is None:
-            return None
-        (p0, v, _), k = fit
+        fits = [fit] if fit is not None else []
+        if fit is None and unsure_start and len(tt) and float(tt[0]) - left_s < 1.5 * self._dt:
+            # (a stroke seen at rest a frame before it was seen moving: the line through
+            # its first two sightings, where a hit just after bends the third away)
+            pair = self._pair_line(tt, xa)
+            fits = [] if pair is None else [pair]
+        for (p0, v, _), k in fits:
+            found = self._bounce_from(s, a, t_a, left_s, p0, v, k, tt, xa, min_speed_mm_s,
+                                      unsure_start)
+            if found is not None:
+                return found
+        return None
+
+    def _bounce_from(self, s: int, a: int, t_a: float, left_s: float, p0: np.ndarray,
+                     v: np.ndarray, k: int, tt: np.ndarray, xa: np.ndarray,
+                     min_speed_mm_s: float, unsure_start: bool
+                     ) -> tuple[int, float, np.ndarray, float] | None:
+        """``_bounce_before_seen`` for a way out ``p0 + v tau`` fitted from sighting
+        ``k``: in from its rest, or from a contact it made since."""
         speed = math.sqrt(float(v @ v))
         if speed < max(min_speed_mm_s, 1e-6):
             return None
