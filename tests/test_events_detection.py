@@ -4005,3 +4005,15 @@ def test_stroke_into_its_own_cushion_seen_twice_before_a_graze_met_that_cushion(
     events = _recorded(NOVUSS, "puck_off_its_cushion_seen_twice_before_a_graze_tracks.json")
     found = _cushions_of(events, 1, 0.38, 0.48)
     assert [c for c, _ in found] == ["a"] and abs(found[0][1] - 0.4230) < 0.005
+
+
+def test_stroke_off_its_cushion_into_a_row_end_met_the_cushion_first():
+    # Novuss seed 1 shot 272: the puck, at rest 14 mm from cushion a, is struck into it
+    # at a slant, meets it at 0.4274 s, is seen once at the cushion, and meets pawn 17,
+    # the row's end, at 0.4515 s. That sighting lies off the straight way from its rest
+    # to where it met 17, and on the way bent at cushion a: the cushion came first
+    events = _recorded(NOVUSS, "stroke_off_its_cushion_into_a_row_end_tracks.json")
+    found = _cushions_of(events, 1, 0.38, 0.46)
+    assert [c for c, _ in found] == ["a"] and abs(found[0][1] - 0.4274) < 0.01
+    first = next(e for e in of(events, EventKind.CONTACT) if 1 in e.ids)
+    assert set(first.ids) == {1, 17} and first.t_s > found[0][1]

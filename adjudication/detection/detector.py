@@ -479,6 +479,14 @@ def _split_kick(n_hit: np.ndarray, n_cushion: np.ndarray, dv: np.ndarray
     return float(push), float(kick)
 
 
+def _off_segment(pts: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """(N,) distance of each of ``pts`` from the segment ``p``-``q``."""
+    d = q - p
+    w = np.clip(((pts - p) @ d) / max(float(d @ d), 1e-12), 0.0, 1.0)
+    out: np.ndarray = np.linalg.norm(pts - (p + w[:, None] * d), axis=1)
+    return out
+
+
 def _component(touch: np.ndarray, root: int) -> list[int]:
     """Rows of boolean adjacency ``touch`` linked to row ``root`` by a chain of touches
     (``root`` first)."""
@@ -4056,6 +4064,52 @@ class MotionEventDetector:
                 return coef, k
         return None
 
+    def _cushion_on_way(self, s: int, a: int, t_a: float, left_s: float, tc: float,
+                        touch: np.ndarray) -> tuple[int, float, np.ndarray] | None:
+        """(cushion, time relative to frame ``a``, centre there) of a cushion a striker met
+        between leaving its rest (after ``left_s``) and its first contact at ``tc``, centred
+        at ``touch`` then: a sighting between lies off the straight way from its rest to
+        ``touch`` beyond the noise, and every one lies on the way bent at that cushion (the
+        mirror of ``touch`` in its touching line, seen from the rest, gives where), at one
+        speed from the last of them to the contact."""
+        tt, xa = self._samples(s, a - self.settings.lag_frames, a + self.settings.lag_frames,
+                               t_a)
+        on = (tt > left_s) & (tt < tc)
+        if not np.any(on):
+            return None
+        rest, r = self._rest_xy[s], float(self._radius[s])
+        tol = self._noise_mm(s, a)
+        if float(np.max(_off_segment(xa[on], rest, touch))) <= tol:
+            return None  # (straight there: no bounce)
+        for k in range(len(self._cush_a)):
+            n = self._cush_n[k]
+            d_rest = float((rest - self._cush_a[k]) @ n) - r
+            d_touch = float((touch - self._cush_a[k]) @ n) - r
+            if d_rest <= self.settings.onset_min_mm or d_touch < -tol:
+                continue
+            bend = rest + (touch - 2.0 * max(d_touch, 0.0) * n - rest) * (
+                d_rest / (d_rest + max(d_touch, 0.0)))
+            if not self._beside_cushion(k, bend, r):
+                continue
+            off = np.minimum(_off_segment(xa[on], rest, bend), _off_segment(xa[on], bend, touch))
+            if float(np.max(off)) > tol:
+                continue
+            # (from the last sighting before the contact, at one speed along the way, no
+            # faster than a stroke sends it)
+            p, t_p = xa[on][-1], float(tt[on][-1])
+            leg_in, leg_out = (float(np.linalg.norm(bend - rest)),
+                               float(np.linalg.norm(touch - bend)))
+            if leg_in + leg_out > _STROKE_REACH_MM / self._dt * (tc - left_s):
+                continue
+            along = float(np.linalg.norm(p - rest)) if float(np.linalg.norm(p - rest)) < leg_in \
+                else leg_in + float(np.linalg.norm(p - bend))
+            speed = (leg_in + leg_out - along) / max(tc - t_p, 1e-6)
+            t_k = tc - leg_out / max(speed, 1e-6)
+            if not left_s < t_k < tc:
+                continue
+            return k, t_k, bend
+        return None
+
     def _pair_line(self, tt: np.ndarray, xa: np.ndarray) -> tuple[np.ndarray, int] | None:
         """The line through the first two sightings, a frame apart (and the index of the
         first, 0): where no three lie on a line, a hit just after bending the third away.
@@ -5677,6 +5731,11 @@ class MotionEventDetector:
                 self._cushion_event(s, k, t_a + tc, a, touch, 0.8 * self._quality([s], a))
             if bounce is not None:
                 j, tc, touch, conf = bounce
+                via = None if off_cushion is not None else self._cushion_on_way(
+                    s, a, t_a, rested_t - t_a, tc, touch)
+                if via is not None:
+                    self._cushion_event(s, via[0], t_a + via[1], a, via[2],
+                                        0.8 * self._quality([s], a))
                 # what left rest with it or since, unseen striker and all, was no hand
                 since = np.nan_to_num(self._t_start, nan=-np.inf) >= t_a + tc - self._dt
                 self._carry[since & (self._mode == _MOVING)] = False
