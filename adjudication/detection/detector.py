@@ -2020,9 +2020,11 @@ class MotionEventDetector:
                         a: int, t_a: float, moving_before: set[int]) -> float:
         """When (relative to frame ``a``) movers ``i`` and ``j``, found touching at ``tc``,
         met: where one of them was hit by a third object within two frames before ``tc``
-        and the two touched already then (within ``_TOUCH_GAP_MM``: a pair drifting
-        together after a break), the hit passed through at once; their paths, fitted
-        across that hit to the noise, meet wherever their gap of a mm closes."""
+        and the two, both creeping (under ``_CREEP_ONSET_MM_S``), touched already then
+        (within ``_TOUCH_GAP_MM``: a pair drifting together after a break), the hit passed
+        through at once; their paths, fitted across that hit to the noise, meet wherever
+        their gap of a mm closes. (Two rolling faster met on their own: one rolling into
+        the other just after a third hit it, seed 3 shot 67.)"""
         if i not in moving_before or j not in moving_before:
             return tc
         best = tc
@@ -2039,7 +2041,9 @@ class MotionEventDetector:
                 continue  # (hit by the other of the pair: they parted and met again)
             gap = float(np.linalg.norm(eval_path(paths[i], t_h) - eval_path(paths[j], t_h))
                         - self._radius[i] - self._radius[j])
-            if gap < _TOUCH_GAP_MM + 2.0 * self._sigma_of(m, a):
+            creeping = all(float(np.linalg.norm(eval_velocity(paths[x], t_h)))
+                           < _CREEP_ONSET_MM_S for x in (i, j))
+            if creeping and gap < _TOUCH_GAP_MM + 2.0 * self._sigma_of(m, a):
                 best = min(best, t_h)
         return best
 
