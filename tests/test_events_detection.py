@@ -774,7 +774,7 @@ def test_puck_into_the_junction_of_a_red_and_a_black_pawn_is_for_review(seed, ai
     events, res, _ = run(NOVUSS, ["puck", "red_pawn", "black_pawn"],
                          [[aim_mm, -300.0], [0.0, 0.0], [d, 0.0]],
                          physics.Strike(1, math.pi / 2, 1500.0), seed=seed)
-    first = next(e for e in of(events, EventKind.CONTACT) if 1 in e.ids)
+    first = _puck_first(events)
     if aim_mm == 0.0:
         assert set(first.ids) == {1, 2} and first.confidence >= 0.5
     else:
@@ -3579,6 +3579,11 @@ def _first_met(events):
     return set(contacts[0].ids) if contacts else set()
 
 
+def _puck_first(events):
+    """The first contact in ``events`` the striker (id 1) makes."""
+    return next(e for e in of(events, EventKind.CONTACT) if 1 in e.ids)
+
+
 def _cushions_of(events, obj_id, lo, hi):
     return [(e.cushion, e.t_s) for e in of(events, EventKind.CUSHION)
             if e.objects[0].id == obj_id and lo < e.t_s < hi]
@@ -3920,7 +3925,7 @@ def test_puck_seen_touching_another_pawn_on_its_way_in_names_its_first_contact_f
     # one sighting on the way in lies within the noise of touching 14: 13, the pawn it
     # turned off, may not have been the first it met, so its contact is for review
     events = _recorded(NOVUSS, "puck_touching_a_pawn_before_the_one_it_turned_off_tracks.json")
-    first = next(e for e in of(events, EventKind.CONTACT) if 1 in e.ids)
+    first = _puck_first(events)
     assert set(first.ids) == {1, 13} and first.confidence < 0.5
 
 
@@ -3993,7 +3998,7 @@ def test_stroke_into_a_junction_names_no_pawn_its_way_in_cannot_bounce_off():
     # circle last, but no speed along the way in from the puck's rest turns off 17 onto
     # it (it would have to come in backwards): 17 is not named with confidence
     events = _recorded(NOVUSS, "stroke_off_the_far_pawn_of_a_junction_tracks.json")
-    first = next(e for e in of(events, EventKind.CONTACT) if 1 in e.ids)
+    first = _puck_first(events)
     assert set(first.ids) == {1, 16} or first.confidence < 0.5
 
 
@@ -4015,5 +4020,5 @@ def test_stroke_off_its_cushion_into_a_row_end_met_the_cushion_first():
     events = _recorded(NOVUSS, "stroke_off_its_cushion_into_a_row_end_tracks.json")
     found = _cushions_of(events, 1, 0.38, 0.46)
     assert [c for c, _ in found] == ["a"] and abs(found[0][1] - 0.4274) < 0.01
-    first = next(e for e in of(events, EventKind.CONTACT) if 1 in e.ids)
+    first = _puck_first(events)
     assert set(first.ids) == {1, 17} and first.t_s > found[0][1]

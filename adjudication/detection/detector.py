@@ -4105,8 +4105,8 @@ class MotionEventDetector:
                                float(np.linalg.norm(touch - bend)))
             if leg_in + leg_out > _STROKE_REACH_MM / self._dt * (tc - left_s):
                 continue
-            along = float(np.linalg.norm(p - rest)) if float(np.linalg.norm(p - rest)) < leg_in \
-                else leg_in + float(np.linalg.norm(p - bend))
+            from_rest = float(np.linalg.norm(p - rest))
+            along = from_rest if from_rest < leg_in else leg_in + float(np.linalg.norm(p - bend))
             speed = (leg_in + leg_out - along) / max(tc - t_p, 1e-6)
             t_k = tc - leg_out / max(speed, 1e-6)
             if not left_s < t_k < tc:
@@ -4162,18 +4162,15 @@ class MotionEventDetector:
         a contact it made since (a puck off a row's pawn into the cushion holding it)."""
         tt, xa = self._samples(s, a, a + self.settings.lag_frames, t_a)
         fit = self._line_after(s, a, t_a, tt, xa)
-        fits = [fit] if fit is not None else []
         if fit is None and unsure_start and len(tt) and float(tt[0]) - left_s < 1.5 * self._dt:
             # (a stroke seen at rest a frame before it was seen moving: the line through
             # its first two sightings, where a hit just after bends the third away)
-            pair = self._pair_line(tt, xa)
-            fits = [] if pair is None else [pair]
-        for (p0, v, _), k in fits:
-            found = self._bounce_from(s, a, t_a, left_s, p0, v, k, tt, xa, min_speed_mm_s,
-                                      unsure_start)
-            if found is not None:
-                return found
-        return None
+            fit = self._pair_line(tt, xa)
+        if fit is None:
+            return None
+        (p0, v, _), k = fit
+        return self._bounce_from(s, a, t_a, left_s, p0, v, k, tt, xa, min_speed_mm_s,
+                                 unsure_start)
 
     def _bounce_from(self, s: int, a: int, t_a: float, left_s: float, p0: np.ndarray,
                      v: np.ndarray, k: int, tt: np.ndarray, xa: np.ndarray,
