@@ -4022,3 +4022,14 @@ def test_stroke_off_its_cushion_into_a_row_end_met_the_cushion_first():
     assert [c for c, _ in found] == ["a"] and abs(found[0][1] - 0.4274) < 0.01
     first = _puck_first(events)
     assert set(first.ids) == {1, 17} and first.t_s > found[0][1]
+
+
+def test_stroke_whose_line_out_passes_just_outside_a_row_end_met_it_where_nearest():
+    # Novuss seed 5 shot 202: the puck, struck at 0.43 s, meets pawn 17, the end of a row
+    # cushion a holds, at 0.4524 s between two sightings and leaves up and left; the row
+    # barely moves but its far end flies off. The line out, run back, passes 0.6 mm
+    # outside 17's touching circle, within the noise: it touched 17 where it came nearest,
+    # not where it leaves the circle widened by the noise (after it was seen)
+    events = _recorded(NOVUSS, "stroke_grazing_a_row_end_off_the_line_out_tracks.json")
+    first = _puck_first(events)
+    assert set(first.ids) == {1, 17} and abs(first.t_s - 0.4524) < 0.02

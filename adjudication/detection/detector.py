@@ -3789,6 +3789,13 @@ class MotionEventDetector:
             picked: tuple[float, np.ndarray, int] | None = None
             for widen in (0.0, 3.0 * self._sigma_of(s, a)):
                 tau = self._leaves(p0, v, self._rest_xy[rest], big_r + widen)
+                if widen > 0.0:
+                    # (a line passing within its noise outside a circle leaves the widened
+                    # one long after it came nearest, where the touch was)
+                    near_t = (self._rest_xy[rest] - p0) @ v / qa
+                    clear = np.linalg.norm(p0 + v * near_t[:, None] - self._rest_xy[rest],
+                                           axis=1) > big_r
+                    tau = np.where(np.isfinite(tau) & clear, near_t, tau)
                 ok = (tau > after) & (tau < float(tt[k]) + 0.5 * self._dt) & ~receding
                 if not np.any(ok):
                     continue
