@@ -4033,3 +4033,16 @@ def test_stroke_whose_line_out_passes_just_outside_a_row_end_met_it_where_neares
     events = _recorded(NOVUSS, "stroke_grazing_a_row_end_off_the_line_out_tracks.json")
     first = _puck_first(events)
     assert set(first.ids) == {1, 17} and abs(first.t_s - 0.4524) < 0.02
+
+
+def test_stroke_whose_way_runs_into_a_row_credits_the_far_end_to_the_pawn_it_met():
+    # Novuss seed 6 shot 202: the puck, struck at 3 m/s, meets pawns 15 and 16 of a row
+    # cushion a holds 0.6 ms apart, between two sightings; 16 sends 17, the row's end,
+    # off at 1.7 m/s. The puck's way from its rest, run on to 17, runs through 16: it met
+    # 16 (or 15), not 17, whose start is 16's push; which of the junction's two came
+    # first the frames cannot tell
+    events = _recorded(NOVUSS, "stroke_into_a_junction_beside_a_row_end_tracks.json")
+    assert not _touches(events, {1, 17}, 0.38, 0.5)
+    first = _puck_first(events)
+    assert set(first.ids) == {1, 15} or first.confidence < 0.5
+    assert [c for c, _ in _cushions_of(events, 16, 0.38, 0.5)] == ["a"]

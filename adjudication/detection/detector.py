@@ -4686,12 +4686,17 @@ class MotionEventDetector:
         if self._labels[j] not in self.settings.striker_labels and (
                 t_on - float(self._t_start[j]) < _RECENT_START_S):
             between = self._through(j, s, where)
+        elif j in started and (block := self._way_blocked(j, s, where, onset, a)) is not None:
+            # (a stroke's straight way from its rest, run on to this one, runs into an
+            # object that rested in the way until now: it met that one first)
+            between, where = block
         if between is not None and self._claim_pair(j, between, t_a):
             # (the mover, run on to touch it, lies over a resting object between them:
             # it hit that one, which passed the hit on and hardly moved)
             conf = min(conf, 0.45)
             self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(between)),
                         where, conf, 0.005)
+            self._pressed_cushion(between, self._rest_xy[between] - where, t_on, a)
             j = between
             where = self._rest_xy[between]
         self._event(EventKind.CONTACT, t_on, a, (self._ref(j), self._ref(s)), where, conf,
@@ -4773,6 +4778,35 @@ class MotionEventDetector:
         centres, hands on to slot ``y`` at rest: the most it can leave with."""
         m_x, m_y = (self.spec.object_for(self._labels[z]).mass_g for z in (x, y))
         return 2.0 * m_x / (m_x + m_y) * v_n
+
+    def _way_blocked(self, j: int, s: int, where: np.ndarray, onset: np.ndarray, a: int
+                     ) -> tuple[int, np.ndarray] | None:
+        """The first object, resting until this frame (at rest, or its onset now), that
+        the straight way of slot ``j`` from its rest through ``where``, run on to where it
+        touches resting slot ``s`` (or comes nearest it), runs into deeper than 3 sigma,
+        and ``j``'s centre as it touched that one; None where the way is clear."""
+        rest = ((self._mode == _REST) | onset).nonzero()[0]
+        rest = rest[(rest != s) & (rest != j)]
+        if not len(rest):
+            return None
+        p0 = self._rest_xy[j]
+        d = where - p0
+        dd = max(float(d @ d), 1e-9)
+        rel = p0 - self._rest_xy[s]
+        b = float(rel @ d) / dd
+        disc = b * b - (float(rel @ rel) - float(self._radius[s] + self._radius[j]) ** 2) / dd
+        d = d * max(1.0, -b - math.sqrt(disc) if disc > 0.0 else -b)
+        q = self._rest_xy[rest]
+        w = np.clip(((q - p0) @ d) / float(d @ d), 0.0, 1.0)
+        big_r = self._radius[rest] + self._radius[j]
+        deep = np.linalg.norm(q - (p0 + w[:, None] * d), axis=1) - big_r < (
+            -3.0 * self._sigma_of(j, a))
+        if not np.any(deep):
+            return None
+        # (where the way enters each circle: the earliest is the one met)
+        enter = -self._leaves(p0 + d, -d, q[deep], big_r[deep])
+        m = int(np.argmin(enter))
+        return int(rest[deep][m]), p0 + d * (1.0 + float(enter[m]))
 
     def _through(self, j: int, s: int, where: np.ndarray) -> int | None:
         """A resting object between mover ``j`` (centred at ``where`` when it struck) and
