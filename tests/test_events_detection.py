@@ -4046,3 +4046,14 @@ def test_stroke_whose_way_runs_into_a_row_credits_the_far_end_to_the_pawn_it_met
     first = _puck_first(events)
     assert set(first.ids) == {1, 15} or first.confidence < 0.5
     assert [c for c, _ in _cushions_of(events, 16, 0.38, 0.5)] == ["a"]
+
+
+def test_puck_along_a_row_reaching_one_pawn_within_the_noise_before_the_next_is_for_review():
+    # Novuss seed 7 shot 136: the puck runs at 2.3 m/s along a row cushion a holds,
+    # passes pawn 17 1.8 mm clear and grazes 16 at 0.4965 s, turning 15 degrees. Its
+    # noisy path in reaches 17's touching circle by nothing, and 16's 3 mm deep 7 ms on:
+    # it may have passed 17 by, and which it met first is for review, not named with
+    # confidence
+    events = _recorded(NOVUSS, "puck_along_a_row_skims_one_pawn_grazes_the_next_tracks.json")
+    first = _puck_first(events)
+    assert set(first.ids) == {1, 16} or first.confidence < 0.5

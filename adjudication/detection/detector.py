@@ -1854,6 +1854,10 @@ class MotionEventDetector:
         # (nor a touch of a held object that the striker's path in passes on, straight, to
         # turn at another held object later: it passed the first within the noise)
         cands = [c for c in cands if not self._passed_before_turn(c, cands, paths[c.i], a, t_a)]
+        # (a touch of a held object the striker's path in only reaches, within the noise,
+        # just before it runs deep into a held neighbour's circle, may be a pass by: a puck
+        # along a row grazing the next pawn. Which it met first is for review.)
+        skimmed = {(c.i, c.j) for c in cands if self._skimmed_before(c, cands, paths[c.i], a)}
         # (nor a near miss of a held object beside one the striker's path touched before,
         # within a frame: a puck into a row's junction met the one its path reaches, and
         # turned off it before it came nearest the other)
@@ -1893,7 +1897,7 @@ class MotionEventDetector:
             if other not in moving_before and self._at_junction(striker, other, p_s):
                 conf = min(conf, 0.45)  # which of the two it met first: for review
             if other not in moving_before and self._grazed_first(
-                    striker, other, paths[striker], c.tc, a):
+                    striker, other, paths[striker], c.tc, a) or (c.i, c.j) in skimmed:
                 conf = min(conf, 0.45)
             self._last_pair_t[(min(c.i, c.j), max(c.i, c.j))] = t_a
             t_hit = self._timed_by_departure(
@@ -3419,6 +3423,25 @@ class MotionEventDetector:
         turn = self._turn_after(c.i, a, coef, t_a, self._window(a, c.i)[0], self._dt)
         return turn is not None and turn[0] - c.tc > quarter and any(
             abs(o.tc - turn[0]) <= quarter for o in later)
+
+    def _skimmed_before(self, c: _Candidate, cands: list[_Candidate], coef: np.ndarray,
+                        a: int) -> bool:
+        """Whether touch ``c`` of a held object, off which the striker would bounce at once,
+        reaches its touching circle by less than the noise, and a touch of a held
+        neighbour of it within the next frame runs 2 sigma deeper."""
+        if not (c.bounce_only and c.conf >= 1.0):
+            return False
+        sig = self._sigma_of(c.i, a)
+        def depth(o: _Candidate) -> float:
+            return o.rsum_mm - closest_approach(coef, still_path(self._rest_xy[o.j]), o.tc,
+                                                o.tc + self._dt)[1]
+        later = [o for o in cands if o.i == c.i and o.j != c.j and o.bounce_only
+                 and o.conf >= 1.0 and 0.0 < o.tc - c.tc < self._dt
+                 and o.j in self._resting_against(c.j).tolist()]
+        if not later:
+            return False
+        d_c = depth(c)
+        return d_c < sig and any(depth(o) > d_c + 2.0 * sig for o in later)
 
     def _pending_contact(self, s: int) -> tuple[Event, float] | None:
         """The pending contact (and its time's sigma) by which a mover struck resting slot
