@@ -3584,6 +3584,12 @@ def _puck_first(events):
     return next(e for e in of(events, EventKind.CONTACT) if 1 in e.ids)
 
 
+def _puck_first_right_or_for_review(events, pawn):
+    """The striker's first contact names ``pawn``, or is under the rules' review line."""
+    first = _puck_first(events)
+    assert set(first.ids) == {1, pawn} or first.confidence < 0.5
+
+
 def _cushions_of(events, obj_id, lo, hi):
     return [(e.cushion, e.t_s) for e in of(events, EventKind.CUSHION)
             if e.objects[0].id == obj_id and lo < e.t_s < hi]
@@ -3998,8 +4004,7 @@ def test_stroke_into_a_junction_names_no_pawn_its_way_in_cannot_bounce_off():
     # circle last, but no speed along the way in from the puck's rest turns off 17 onto
     # it (it would have to come in backwards): 17 is not named with confidence
     events = _recorded(NOVUSS, "stroke_off_the_far_pawn_of_a_junction_tracks.json")
-    first = _puck_first(events)
-    assert set(first.ids) == {1, 16} or first.confidence < 0.5
+    _puck_first_right_or_for_review(events, 16)
 
 
 def test_stroke_into_its_own_cushion_seen_twice_before_a_graze_met_that_cushion():
@@ -4043,8 +4048,7 @@ def test_stroke_whose_way_runs_into_a_row_credits_the_far_end_to_the_pawn_it_met
     # first the frames cannot tell
     events = _recorded(NOVUSS, "stroke_into_a_junction_beside_a_row_end_tracks.json")
     assert not _touches(events, {1, 17}, 0.38, 0.5)
-    first = _puck_first(events)
-    assert set(first.ids) == {1, 15} or first.confidence < 0.5
+    _puck_first_right_or_for_review(events, 15)
     assert [c for c, _ in _cushions_of(events, 16, 0.38, 0.5)] == ["a"]
 
 
@@ -4055,8 +4059,7 @@ def test_puck_along_a_row_reaching_one_pawn_within_the_noise_before_the_next_is_
     # it may have passed 17 by, and which it met first is for review, not named with
     # confidence
     events = _recorded(NOVUSS, "puck_along_a_row_skims_one_pawn_grazes_the_next_tracks.json")
-    first = _puck_first(events)
-    assert set(first.ids) == {1, 16} or first.confidence < 0.5
+    _puck_first_right_or_for_review(events, 16)
 
 
 def test_hit_moved_to_a_row_neighbour_the_path_in_run_on_meets_is_for_review():
@@ -4066,5 +4069,4 @@ def test_hit_moved_to_a_row_neighbour_the_path_in_run_on_meets_is_for_review():
     # push down the row can come from either: the frames cannot tell which it met, and
     # the hit moved onto 13 is for review, not named with confidence
     events = _recorded(NOVUSS, "stroke_into_a_row_pawn_its_path_run_on_meets_the_next_tracks.json")
-    first = _puck_first(events)
-    assert set(first.ids) == {1, 14} or first.confidence < 0.5
+    _puck_first_right_or_for_review(events, 14)
