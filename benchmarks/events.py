@@ -11,10 +11,10 @@ dropouts, short gaps; ``simulation.synthetic_tracks``), and run through
 ``MotionEventDetector`` and ``ShotSegmenter``. Detected events are matched to the exact
 events (same kind, same objects, same cushion/pocket/line, time within a tolerance).
 
-Each seed is a different set of shots. Seeds 0 and 1 are for development: their misses are
-studied shot by shot (``--show``) and the detector is changed for them. Seed 2 is held out:
-nobody looks at its shots one by one, so its figures say how the detector does on shots it
-was not fitted to.
+Each seed is a different set of shots. Seeds 0 and 1 (and 3 to 8, run with ``--seeds``)
+are for development: their misses are studied shot by shot (``--show``) and the detector is
+changed for them. Seed 2 is held out: nobody looks at its shots one by one, so its figures
+say how the detector does on shots it was not fitted to.
 
 What counts as an observable ground-truth event: a contact whose normal approach speed is
 at least 50 mm/s (slower ones are the physics' inelastic settling of touching objects and
@@ -572,9 +572,9 @@ def report(results: list[dict], shots: int, seeds: list[int]) -> str:
              "pressed into it moves by the cushion's give, a mm or so). "
              "Targets: precision and recall >= 0.99 per kind, first contact >= 99.5 %, contact "
              "time median <= 3 ms, pocketed set and rail-after-contact >= 99.5 %, <= 0.5 ms "
-             "per frame. Seeds 0 and 1 are the shots the detector was developed on (their "
-             "misses studied shot by shot); seed 2 is held out (never studied), and says how "
-             "it does on shots it was not fitted to.", ""]
+             "per frame. Seeds 0 and 1 (with 3 to 8, not run here) are the shots the detector "
+             "was developed on (their misses studied shot by shot); seed 2 is held out (never "
+             "studied), and says how it does on shots it was not fitted to.", ""]
     lines.append("| table | seed | kind | ground truth | detected | don't care | precision "
                  "| recall |")
     lines.append("|---|---|---|---|---|---|---|---|")
