@@ -4815,22 +4815,21 @@ class MotionEventDetector:
             return None
         p0 = self._rest_xy[j]
         d = where - p0
-        dd = max(float(d @ d), 1e-9)
-        rel = p0 - self._rest_xy[s]
-        b = float(rel @ d) / dd
-        disc = b * b - (float(rel @ rel) - float(self._radius[s] + self._radius[j]) ** 2) / dd
-        d = d * max(1.0, -b - math.sqrt(disc) if disc > 0.0 else -b)
+        # (run on to where it touches ``s``, or comes nearest it: ``_leaves`` of the way
+        # run backwards gives where the way enters a circle)
+        r_s = np.array([self._radius[s] + self._radius[j]])
+        w_s = float(-self._leaves(p0, -d, self._rest_xy[s][None], r_s)[0])
+        if not math.isfinite(w_s):
+            w_s = float((self._rest_xy[s] - p0) @ d) / max(float(d @ d), 1e-9)
+        e = d * max(1.0, w_s)
         q = self._rest_xy[rest]
-        w = np.clip(((q - p0) @ d) / float(d @ d), 0.0, 1.0)
         big_r = self._radius[rest] + self._radius[j]
-        deep = np.linalg.norm(q - (p0 + w[:, None] * d), axis=1) - big_r < (
-            -3.0 * self._sigma_of(j, a))
+        deep = _off_segment(q, p0, p0 + e) - big_r < -3.0 * self._sigma_of(j, a)
         if not np.any(deep):
             return None
-        # (where the way enters each circle: the earliest is the one met)
-        enter = -self._leaves(p0 + d, -d, q[deep], big_r[deep])
+        enter = -self._leaves(p0, -e, q[deep], big_r[deep])  # (the earliest is the one met)
         m = int(np.argmin(enter))
-        return int(rest[deep][m]), p0 + d * (1.0 + float(enter[m]))
+        return int(rest[deep][m]), p0 + e * float(enter[m])
 
     def _through(self, j: int, s: int, where: np.ndarray) -> int | None:
         """A resting object between mover ``j`` (centred at ``where`` when it struck) and
