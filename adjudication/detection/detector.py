@@ -1077,8 +1077,11 @@ class MotionEventDetector:
         bend = np.zeros(n_slots, dtype=bool)
         paths, fitted, to_rest = self._moving_step(moving, a, look, t_a, bend, soon)
         soon |= bend
-        # 3c. cushions no bend shows yet (slow bounces, small bends, just after a contact)
-        self._cushion_scan([m for m in moving.tolist() if m in fitted and not bend[m]],
+        # 3c. cushions no bend shows yet (slow bounces, small bends, just after a contact;
+        # and a short line, run into a cushion before the next sighting: the bend test
+        # allows a line through two points, run on, far more than that bounce)
+        self._cushion_scan([m for m in moving.tolist()
+                            if (m in fitted or m in self._lined) and not bend[m]],
                            paths, a, look, t_a)
         if self._slow_roots:
             self._slow_bounces(a, look)
@@ -1181,6 +1184,8 @@ class MotionEventDetector:
                     and t_a - 2.0 * self._dt < t_c < self._T(int(self._seg0[s])) - 1e-3):
                 self._anchor_t[s] = t_c
                 self._anchor_xy[s] = eval_path(paths[s], t_c - t_a)
+        for s in ((self._mode == _MOVING) & ~bend & ~onset).nonzero()[0].tolist():
+            self._restart_after_blind_contact(s, a)
         for s, t_stop in to_rest:
             self._mode[s] = _REST
             self._side[s] = 0
@@ -1240,6 +1245,7 @@ class MotionEventDetector:
         self._from_start: set[int] = set()  # slots whose path runs from where they left rest
         # (and those whose path is the line from there through one sighting)
         self._drawn_from_rest: set[int] = set()
+        self._lined: set[int] = set()  # (and those whose path is a line through sightings)
         m = len(moving)
         if m == 0:
             return paths, fitted, to_rest
@@ -1312,6 +1318,11 @@ class MotionEventDetector:
         for r in have.nonzero()[0].tolist():
             paths[int(moving[r])] = coef[r]
         fitted.update(moving[have & (nfit >= 3)].tolist())
+        # (a line through two sightings, or one and where it was bent or left rest: not a
+        # striker's stroke line through one, which for a puck struck off a pawn beside
+        # its cushion runs into that cushion)
+        self._lined = {int(m) for m in moving[have] if m not in self._from_start
+                       or self._labels[m] not in s_.striker_labels}
 
         # bends: the next observations miss the extrapolated fit (vectorised)
         ahead = np.array([(a + k) % h for k in range(look + 1)])
@@ -1406,6 +1417,22 @@ class MotionEventDetector:
                 for m in np.array(settled)[rested].tolist():
                     to_rest.append((int(m), float(self._t[(a - f + 1) % h])))
         return paths, fitted, to_rest
+
+    def _restart_after_blind_contact(self, s: int, a: int) -> None:
+        """Start mover ``s``'s path anew after its last contact reported (found from what
+        it struck) where it was lost from view over that contact (unseen on the frame
+        before it, so no bend showed there) and seen twice since, up to frame ``a``: a fit
+        across the contact bends nowhere, and its misfit hides every bend after (a puck
+        off a cushion, lost from view as it meets a pawn, missed the next cushion)."""
+        t_hit = self._contact_t.get(s, -math.inf)
+        seg0 = int(self._seg0[s])
+        if seg0 < self._n - self._hist or not self._T(seg0) < t_hit <= self._T(a):
+            return  # (a path begun before the frames kept was seen long before)
+        ks = np.arange(seg0, a + 1)
+        seen = self._seen[s, ks % self._hist]
+        after = self._t[ks % self._hist] > t_hit
+        if not seen[~after][-1] and np.count_nonzero(seen & after) >= 2:
+            self._seg0[s] = int(ks[seen & after][0])
 
     def _steady_after(self, s: int, a: int, t_a: float) -> bool:
         """Whether slot ``s``'s first three sightings of its current segment lie on one
@@ -4815,6 +4842,8 @@ class MotionEventDetector:
             return None
         p0 = self._rest_xy[j]
         d = where - p0
+        if float(d @ d) < 1e-12:
+            return None  # (it is where it rested: no way to speak of)
         # (run on to where it touches ``s``, or comes nearest it: ``_leaves`` of the way
         # run backwards gives where the way enters a circle)
         r_s = np.array([self._radius[s] + self._radius[j]])
