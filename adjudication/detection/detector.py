@@ -1080,8 +1080,7 @@ class MotionEventDetector:
         # 3c. cushions no bend shows yet (slow bounces, small bends, just after a contact;
         # and a short line, run into a cushion before the next sighting: the bend test
         # allows a line through two points, run on, far more than that bounce)
-        self._cushion_scan([m for m in moving.tolist()
-                            if (m in fitted or m in self._lined) and not bend[m]],
+        self._cushion_scan([m for m in moving.tolist() if m in self._scanned and not bend[m]],
                            paths, a, look, t_a)
         if self._slow_roots:
             self._slow_bounces(a, look)
@@ -1245,7 +1244,7 @@ class MotionEventDetector:
         self._from_start: set[int] = set()  # slots whose path runs from where they left rest
         # (and those whose path is the line from there through one sighting)
         self._drawn_from_rest: set[int] = set()
-        self._lined: set[int] = set()  # (and those whose path is a line through sightings)
+        self._scanned: set[int] = set()  # (and those whose path the cushion scan reads)
         m = len(moving)
         if m == 0:
             return paths, fitted, to_rest
@@ -1318,11 +1317,12 @@ class MotionEventDetector:
         for r in have.nonzero()[0].tolist():
             paths[int(moving[r])] = coef[r]
         fitted.update(moving[have & (nfit >= 3)].tolist())
-        # (a line through two sightings, or one and where it was bent or left rest: not a
-        # striker's stroke line through one, which for a puck struck off a pawn beside
-        # its cushion runs into that cushion)
-        self._lined = {int(m) for m in moving[have] if m not in self._from_start
-                       or self._labels[m] not in s_.striker_labels}
+        # (every path fitted to sightings, a line through two of them, or through one and
+        # where it was bent or left rest, included; but a striker's stroke line through
+        # one, which for a puck struck off a pawn beside its cushion runs into that cushion)
+        self._scanned = {int(m) for m, k in zip(moving[have], nfit[have], strict=True)
+                         if k >= 3 or m not in self._from_start
+                         or self._labels[m] not in s_.striker_labels}
 
         # bends: the next observations miss the extrapolated fit (vectorised)
         ahead = np.array([(a + k) % h for k in range(look + 1)])
