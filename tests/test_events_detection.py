@@ -1390,6 +1390,25 @@ def test_puck_lost_from_view_over_a_contact_still_bounces_off_the_next_cushion(n
     assert len(got) == 1 and abs(got[0] - t_s) < 0.01
 
 
+def test_puck_leaving_its_cushion_slowly_still_bounces_off_it():
+    # Novuss seed 8 shot 28: struck from 18 mm off cushion a, the puck leaves it at 394 mm/s,
+    # 7 mm in half a frame; its start unsure, a bounce that slow was not timed
+    events = _recorded(NOVUSS, "puck_off_cushion_a_slowly_tracks.json")
+    got = [e.t_s for e in of(events, EventKind.CUSHION)
+           if e.objects[0].id == 1 and e.cushion == "a"]
+    assert len(got) == 1 and abs(got[0] - 0.464) < 0.015
+
+
+def test_puck_struck_into_a_row_pawn_from_the_side_never_meets_the_cushion():
+    # Novuss seed 0 shot 144: the puck, struck along the row by cushion a, meets pawn 10
+    # from the side and pushes the row along. Its way out, run back, crosses the cushion's
+    # touching line too, but it passes the pawn on the way: the pawn sent it
+    events = _recorded(NOVUSS, "puck_into_a_row_pawn_from_the_side_tracks.json")
+    assert not [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1]
+    assert [e for e in of(events, EventKind.CONTACT)
+            if {o.id for o in e.objects} == {1, 10} and abs(e.t_s - 0.462) < 0.01]
+
+
 def test_pawn_struck_into_another_before_a_frame_shows_it_leave_reaches_it():
     # Novuss seed 0 shot 69: pawn 8 strikes pawn 5 at 0.563 s (3.6 m/s), which strikes
     # pawn 2 at 0.587 s, seen once on its way; its path fitted across that second hit is

@@ -4279,9 +4279,6 @@ class MotionEventDetector:
             vn = float(v @ n)
             if vn < _SCAN_IN_MM_S:
                 continue  # not moving away from this cushion
-            if unsure_start and vn * 0.5 * self._dt < 3.0 * self._sigma_of(s, a) + (
-                    self.settings.onset_min_mm):
-                continue  # (off it too slowly to time the bounce within a frame)
             tc = -(float((p0 - self._cush_a[c]) @ n) - r) / vn
             if not from_s + 1e-3 - early_s < tc < float(tt[k]) + 0.5 * self._dt:
                 continue  # (seen at the cushion: it may bounce just after)
