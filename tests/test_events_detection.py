@@ -1409,6 +1409,16 @@ def test_puck_struck_into_a_row_pawn_from_the_side_never_meets_the_cushion():
             if {o.id for o in e.objects} == {1, 10} and abs(e.t_s - 0.462) < 0.01]
 
 
+def test_puck_seen_once_after_a_cushion_meets_a_pawn_another_just_struck():
+    # Novuss seed 0 shot 159: the puck bounces off cushion b at 0.931 s and is seen once
+    # before it meets pawn 4 at 0.977 s; pawn 12 struck pawn 4 from rest 33 ms before,
+    # and it too is seen once on its way. The puck's path folded at the cushion meets the
+    # pawn's way off its rest, which its resting position (all the contact test had) did not
+    events = _recorded(NOVUSS, "puck_off_cushion_b_into_a_pawn_just_struck_tracks.json")
+    got = [e.t_s for e in of(events, EventKind.CONTACT) if {o.id for o in e.objects} == {1, 4}]
+    assert len(got) == 1 and abs(got[0] - 0.977) < 0.005
+
+
 def test_pawn_struck_into_another_before_a_frame_shows_it_leave_reaches_it():
     # Novuss seed 0 shot 69: pawn 8 strikes pawn 5 at 0.563 s (3.6 m/s), which strikes
     # pawn 2 at 0.587 s, seen once on its way; its path fitted across that second hit is

@@ -2141,8 +2141,11 @@ class MotionEventDetector:
         cushion, and passes the other by: folded back at the cushion's line (its normal
         speed times ``_CUSHION_E``), it meets it. A bent mover left unexplained itself
         whose path meets a cushion, folded there, meets another: both (that contact turned
-        it back into the cushion, so the motion after hid the bounce)."""
+        it back into the cushion, so the motion after hid the bounce). So does an object
+        another struck from rest this frame, on its way off (a puck seen once between its
+        cushion and a pawn that another had just sent into it)."""
         left: list[int] | None = None  # (asked once a bounce needs them)
+        struck: dict[int, tuple[np.ndarray, float]] = {}
         for i in [i for i in triggers if i in paths and i in moving_before and bend[i]]:
             tau0, tau1, _ = self._window(a, i)
             r_i = float(self._radius[i])
@@ -2158,19 +2161,26 @@ class MotionEventDetector:
                 if left is None:
                     left = self._unexplained_movers(a, t_a, paths, bend, explained,
                                                     moving_before)
-                for j in [j for j in left if j != i]:
+                    struck = self._struck_now(a, t_a, triggers, explained, moving_before)
+                for j in [j for j in [*left, *struck] if j != i]:
                     tj0, tj1, _ = self._window(a, j)
                     end = tj1
-                    if self._fits_a[j] and a + 1 < self._n:
+                    path_j = paths[j]
+                    if j in struck:
+                        # (struck this frame by another: its way off its rest, from then
+                        # until the bounced one's next sighting)
+                        path_j, tj0 = struck[j]
+                        end = self._T(self._next_seen(i, a)) - t_a if a + 1 < self._n else tj1
+                    elif self._fits_a[j] and a + 1 < self._n:
                         end = self._T(self._next_seen(j, a)) - t_a
                     r = r_i + float(self._radius[j])
                     lo = max(t_c, tj0)
-                    tc = first_touch(fold, paths[j], r, lo, end)
+                    tc = first_touch(fold, path_j, r, lo, end)
                     q = 0.8 * self._quality([i, j], a)
                     if tc is None and end > lo:
                         # (both paths fitted up to a bend misjudge where the two met by a
                         # few mm, the fold the more: its cushion time is the fit's)
-                        tc, d = closest_approach(fold, paths[j], lo, end)
+                        tc, d = closest_approach(fold, path_j, lo, end)
                         gap = d - r
                         if gap > self.settings.contact_gate_mm:
                             tc = None
@@ -2184,10 +2194,10 @@ class MotionEventDetector:
                                                 eval_path(paths[i], t_c), q)
                         explained.add(i)
                         left = [m for m in left if m != i]
-                    vi, vj = eval_velocity(fold, tc), eval_velocity(paths[j], tc)
+                    vi, vj = eval_velocity(fold, tc), eval_velocity(path_j, tc)
                     striker, other = (j, i) if float(np.linalg.norm(vj)) > float(
                         np.linalg.norm(vi)) else (i, j)
-                    p_i, p_j = eval_path(fold, tc), eval_path(paths[j], tc)
+                    p_i, p_j = eval_path(fold, tc), eval_path(path_j, tc)
                     nrm = (p_j - p_i) / max(float(np.linalg.norm(p_j - p_i)), 1e-9)
                     v_n = abs(float((vi - vj) @ nrm))
                     sigma_t = self._touch_sigma_t(v_n)
@@ -2196,7 +2206,30 @@ class MotionEventDetector:
                                 (self._ref(striker), self._ref(other)),
                                 p_i if striker == i else p_j, q, sigma_t)
                     explained.add(j)
-                    left.remove(j)
+                    if j in struck:
+                        del struck[j]
+                    else:
+                        left.remove(j)
+
+    def _struck_now(self, a: int, t_a: float, triggers: list[int], explained: set[int],
+                    moving_before: set[int]) -> dict[int, tuple[np.ndarray, float]]:
+        """Objects a contact found this frame started from rest: each with its way off
+        the rest (from the hit, through its first sighting after) and when it left."""
+        out: dict[int, tuple[np.ndarray, float]] = {}
+        tau0 = self._window(a)[0]
+        for j in triggers:
+            t0 = float(self._t_start[j])
+            if j in moving_before or j not in explained or not t0 - t_a > tau0:
+                continue
+            tt, xa = self._samples(j, a - 2, a + 2, t_a)
+            ok = (tt > t0 - t_a + 1e-3) & (np.linalg.norm(xa - self._rest_xy[j], axis=1)
+                                          > self._noise_mm(j, a))
+            if not np.any(ok):
+                continue
+            k = int(ok.nonzero()[0][0])
+            v = (xa[k] - self._rest_xy[j]) / float(tt[k] - (t0 - t_a))
+            out[j] = (np.stack([self._rest_xy[j] - v * (t0 - t_a), v, np.zeros(2)]), t0 - t_a)
+        return out
 
     def _touch_sigma_t(self, v_n: float) -> float:
         """Doubt (s) of a contact time from fitted paths closing at ``v_n`` mm/s: the
