@@ -2218,17 +2218,13 @@ class MotionEventDetector:
         out: dict[int, tuple[np.ndarray, float]] = {}
         tau0 = self._window(a)[0]
         for j in triggers:
-            t0 = float(self._t_start[j])
-            if j in moving_before or j not in explained or not t0 - t_a > tau0:
+            t0 = float(self._t_start[j]) - t_a
+            if j in moving_before or j not in explained or not t0 > tau0:
                 continue
-            tt, xa = self._samples(j, a - 2, a + 2, t_a)
-            ok = (tt > t0 - t_a + 1e-3) & (np.linalg.norm(xa - self._rest_xy[j], axis=1)
-                                          > self._noise_mm(j, a))
-            if not np.any(ok):
-                continue
-            k = int(ok.nonzero()[0][0])
-            v = (xa[k] - self._rest_xy[j]) / float(tt[k] - (t0 - t_a))
-            out[j] = (np.stack([self._rest_xy[j] - v * (t0 - t_a), v, np.zeros(2)]), t0 - t_a)
+            # (its start position is set once this frame's onsets are judged: its rest)
+            path = self._start_path(j, a - 2, t_a, self._rest_xy[j])
+            if path is not None:
+                out[j] = (path, t0)
         return out
 
     def _touch_sigma_t(self, v_n: float) -> float:
@@ -3792,13 +3788,15 @@ class MotionEventDetector:
                 return d / n
         return None
 
-    def _start_path(self, j: int, a0: int, t_a: float) -> np.ndarray | None:
-        """Path of an object that left rest at ``_t_start[j]``, from its rest position and
-        its first observation after (frames from ``a0``): the motion before anything hit."""
+    def _start_path(self, j: int, a0: int, t_a: float, p0: np.ndarray | None = None
+                    ) -> np.ndarray | None:
+        """Path of an object that left rest at ``_t_start[j]``, from its rest position
+        (``p0``, default ``_start_xy[j]``) and its first observation after (frames from
+        ``a0``): the motion before anything hit."""
         t0 = float(self._t_start[j])
         if not math.isfinite(t0):
             return None
-        p0 = self._start_xy[j]
+        p0 = self._start_xy[j] if p0 is None else p0
         tt, xa = self._samples(j, a0, a0 + 2, t_a)
         tau0 = t0 - t_a
         # (one still within its noise of the rest gives no direction: an onset flagged on
