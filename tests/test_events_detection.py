@@ -1405,8 +1405,7 @@ def test_puck_struck_into_a_row_pawn_from_the_side_never_meets_the_cushion():
     # touching line too, but it passes the pawn on the way: the pawn sent it
     events = _recorded(NOVUSS, "puck_into_a_row_pawn_from_the_side_tracks.json")
     assert not [e for e in of(events, EventKind.CUSHION) if e.objects[0].id == 1]
-    assert [e for e in of(events, EventKind.CONTACT)
-            if {o.id for o in e.objects} == {1, 10} and abs(e.t_s - 0.462) < 0.01]
+    assert _touches(events, {1, 10}, 0.452, 0.472)
 
 
 def test_puck_seen_once_after_a_cushion_meets_a_pawn_another_just_struck():
@@ -1415,8 +1414,7 @@ def test_puck_seen_once_after_a_cushion_meets_a_pawn_another_just_struck():
     # and it too is seen once on its way. The puck's path folded at the cushion meets the
     # pawn's way off its rest, which its resting position (all the contact test had) did not
     events = _recorded(NOVUSS, "puck_off_cushion_b_into_a_pawn_just_struck_tracks.json")
-    got = [e.t_s for e in of(events, EventKind.CONTACT) if {o.id for o in e.objects} == {1, 4}]
-    assert len(got) == 1 and abs(got[0] - 0.977) < 0.005
+    _one_touch(events, {1, 4}, 0.0, math.inf, 0.977, 0.005)
 
 
 def test_pawn_struck_into_another_before_a_frame_shows_it_leave_reaches_it():
